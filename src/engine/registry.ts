@@ -1,5 +1,5 @@
 import type { BackoffPolicy } from './backoff.js';
-import type { ClaimedJob, JobError, JobOutcome, NewJob } from './types.js';
+import type { ClaimedJob, JobError, JobOutcome, JobRecord, NewJob } from './types.js';
 
 /** What a handler may do while it runs, besides returning its outcome. */
 export interface JobContext {
@@ -22,10 +22,10 @@ export interface JobKind {
   timeoutMs?: number;
   backoff?: BackoffPolicy;
   /**
-   * Jobs to enqueue, atomically, when a job of this kind fails for good (a failure webhook, say). Not called
-   * for a job whose worker died on its last attempt: the store's sweep ends that one.
+   * Jobs to enqueue, atomically, when a job of this kind fails for good (a failure webhook, say), including
+   * a job whose worker died on its last attempt and that the store's sweep ends with WorkerLost.
    */
-  onFinalFailure?: (job: ClaimedJob, error: JobError) => NewJob[];
+  onFinalFailure?: (job: JobRecord, error: JobError) => NewJob[];
 }
 
 /** An error a handler throws to end the job now: retrying would not help (a corrupt PDF, a 403). */

@@ -33,8 +33,15 @@ export interface JobStore {
   ): Promise<boolean>;
   /** Give a claimed job back untouched (graceful shutdown): the attempt does not count. */
   release(id: string, lockToken: string): Promise<boolean>;
-  /** Running jobs whose lease expired with no attempts left end failed (a job that kills its worker). */
-  failExhaustedLeases(now?: number): Promise<number>;
+  /**
+   * Running jobs whose lease expired with no attempts left end failed with WorkerLost (a job that kills its
+   * worker), each with the follow-ups `followUpsFor` gives (its failure notifications) in the same
+   * transaction. Returns how many ended.
+   */
+  failExhaustedLeases(
+    now?: number,
+    followUpsFor?: (job: JobRecord, error: JobError) => NewJob[],
+  ): Promise<number>;
   get(id: string): Promise<JobRecord | null>;
   list(filter?: ListFilter): Promise<JobRecord[]>;
   /** Make a held job claimable (its input has arrived). */

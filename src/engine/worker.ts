@@ -117,7 +117,10 @@ export class Worker extends EventEmitter {
       const now = Date.now();
       if (now - lastSweep > this.leaseMs) {
         lastSweep = now;
-        await this.store.failExhaustedLeases(now);
+        await this.store.failExhaustedLeases(
+          now,
+          (job, error) => this.registry.get(job.kind)?.onFinalFailure?.(job, error) ?? [],
+        );
       }
       const free = this.concurrency - this.inFlight.size;
       // Claim in batches: with most slots still busy, wait for more to free up (a finishing job wakes us).

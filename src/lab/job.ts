@@ -7,6 +7,7 @@
  * handler, in whatever process claims the job, compares dates printed in the document against the seal.
  */
 import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Engine } from '../engine/engine.js';
@@ -153,7 +154,10 @@ export const labExtractKind: JobKind = {
   backoff: { baseMs: 500, maxMs: 5_000 },
   handler: runLabJob,
   onFinalFailure(job, error) {
-    const target = (job.payload as LabExtractPayload).webhook;
+    const { file, webhook: target } = job.payload as LabExtractPayload;
+    // The handler deletes the copy when it ends the job itself; a worker that died on the last attempt
+    // (ended by the store's sweep) never got the chance.
+    rmSync(file, { force: true });
     if (!target) return [];
     const { event, data } = eventForFailure(error);
     return [labWebhookJob(target, event, job.id, data)];

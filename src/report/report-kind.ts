@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { JobContext, JobKind } from '../engine/registry.js';
-import type { ClaimedJob, JobOutcome } from '../engine/types.js';
+import type { ClaimedJob, JobOutcome, JobRecord } from '../engine/types.js';
 import { hasDestination, parseReportRequest } from '../schemas/report.js';
 import { ScoringRequestError } from '../scoring/errors.js';
 import { DEFAULT_DELIVERY_ATTEMPTS } from './delivery/payload.js';
@@ -65,7 +65,7 @@ async function generate(p: ReportJobPayload, ctx: JobContext, render: RenderFn):
   };
 }
 
-function deliveryContext(p: ReportJobPayload, job: ClaimedJob, maxAttempts?: number): ReportDeliveryContext {
+function deliveryContext(p: ReportJobPayload, job: JobRecord, maxAttempts?: number): ReportDeliveryContext {
   return {
     reportJobId: job.id,
     reportCreatedAt: job.createdAt,

@@ -160,6 +160,28 @@ export function testStore(name: string, factory: () => { store: JobStore; cleanu
       expect(await store.get(job?.id as string)).toMatchObject({ state: 'failed', errorType: 'WorkerLost' });
     });
 
+    it('the sweep enqueues the failure follow-ups of each job it ends, and of no other', async () => {
+      const [lost, alive] = await store.enqueue([
+        { kind: 'k', maxAttempts: 1, payload: { n: 1 } },
+        { kind: 'k', maxAttempts: 1, payload: { n: 2 } },
+      ]);
+      const now = Date.now();
+      await claimOne(now, 100);
+      await claimOne(now, 10_000);
+      const seen: Array<{ payload: unknown; errorType: string }> = [];
+      const ended = await store.failExhaustedLeases(now + 200, (job, error) => {
+        seen.push({ payload: job.payload, errorType: error.type });
+        return [{ kind: 'notify', payload: { event: 'failed', of: job.id } }];
+      });
+      expect(ended).toBe(1);
+      expect(seen).toEqual([{ payload: { n: 1 }, errorType: 'WorkerLost' }]);
+      const children = await store.list({ parentId: lost?.id });
+      expect(children).toHaveLength(1);
+      expect(children[0]).toMatchObject({ kind: 'notify', state: 'ready', payload: { of: lost?.id } });
+      expect(await store.list({ parentId: alive?.id })).toEqual([]);
+      expect(await store.get(alive?.id as string)).toMatchObject({ state: 'running' });
+    });
+
     it('retry brings a failed job back with attempts reset; retrying a ready job is refused', async () => {
       const [job] = await store.enqueue([{ kind: 'k', maxAttempts: 1 }]);
       const claimed = await claimOne();

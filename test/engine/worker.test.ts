@@ -154,6 +154,48 @@ describe('Worker', () => {
   });
 });
 
+describe('Worker: a job whose worker died on its last attempt', () => {
+  it('ends WorkerLost and still gets its failure follow-ups (its webhook or callback)', async () => {
+    const home = tmpHome();
+    const registry = new JobRegistry();
+    const notified: unknown[] = [];
+    registry.register({
+      kind: 'fragile',
+      maxAttempts: 1,
+      handler: async () => ({}),
+      onFinalFailure: (job, error) => [registry.newJob('notify', { of: job.id, error: error.type })],
+    });
+    registry.register({
+      kind: 'notify',
+      handler: async (payload) => {
+        notified.push(payload);
+        return {};
+      },
+    });
+    const engine = Engine.open(home.dir, registry);
+    try {
+      const job = await engine.enqueue('fragile', {});
+      // A worker that claimed the job on its only attempt and died: its lease runs out, nobody finishes it.
+      const [claimed] = await engine.store.claim({
+        workerId: 'dead',
+        kinds: ['fragile'],
+        leaseMs: 20,
+        limit: 1,
+      });
+      expect(claimed?.id).toBe(job.id);
+      engine.startWorker({ pollMs: 5, leaseMs: 50 });
+      const [final] = await engine.waitFor([job.id]);
+      expect(final).toMatchObject({ state: 'failed', errorType: 'WorkerLost' });
+      const [child] = await engine.store.list({ parentId: job.id });
+      await engine.waitFor([child?.id as string]);
+      expect(notified).toEqual([{ of: job.id, error: 'WorkerLost' }]);
+    } finally {
+      await engine.close(1_000);
+      home.cleanup();
+    }
+  });
+});
+
 describe('Worker: RetryLaterError', () => {
   it('waits at least the requested time before the next attempt', async () => {
     const home = tmpHome();

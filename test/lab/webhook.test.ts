@@ -1,9 +1,13 @@
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Engine } from '../../src/engine/engine.js';
 import { JobRegistry } from '../../src/engine/registry.js';
 import { openDatabase } from '../../src/engine/sqlite/open-database.js';
+import { LAB_EXTRACT, labExtractKind } from '../../src/lab/job.js';
 import { labWebhookJob, labWebhookKind } from '../../src/lab/webhook.js';
 import { ApiKeys } from '../../src/server/api-keys.js';
 import { tmpHome } from '../engine/support/tmp-home.js';
@@ -86,5 +90,66 @@ describe('lab webhooks as outbox jobs', () => {
     const [final] = await engine.waitFor([jobId]);
     expect(final).toMatchObject({ state: 'failed', attempts: 6 });
     expect(receiver.attempts).toHaveLength(6);
+  });
+
+  it('a lab job whose worker died on its last attempt still sends job.failed and deletes its copy', async () => {
+    const home = tmpHome();
+    const db = openDatabase(home.dir);
+    const keyId = new ApiKeys(db).create('hooks').apiKey.id;
+    const bodies: string[] = [];
+    const receiver = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => {
+        body += chunk.toString();
+      });
+      req.on('end', () => {
+        bodies.push(body);
+        res.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const registry = new JobRegistry()
+      .register(labExtractKind)
+      .register(labWebhookKind({ db: () => db, scheduleMs: [50] }));
+    const engine = Engine.open(home.dir, registry);
+    cleanups.push(
+      home.cleanup,
+      () => db.close(),
+      () => receiver.close(),
+      () => engine.close(),
+    );
+    mkdirSync(join(home.dir, 'uploads'), { recursive: true });
+    const file = join(home.dir, 'uploads', 'lost.pdf');
+    writeFileSync(file, '%PDF-1.4 never parsed');
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`;
+    const job = await engine.enqueue(LAB_EXTRACT, {
+      file,
+      filename: 'lost.pdf',
+      rejectIfPHI: false,
+      anyLab: false,
+      webhook: { url, keyId },
+    });
+    // Both attempts taken by workers that died: each lease runs out with nobody to finish the job.
+    for (const attempt of [1, 2]) {
+      const [claimed] = await engine.store.claim({
+        workerId: `dead-${attempt}`,
+        kinds: [LAB_EXTRACT],
+        leaseMs: 20,
+        limit: 1,
+      });
+      expect(claimed).toMatchObject({ id: job.id, attempts: attempt });
+      await sleep(30);
+    }
+    engine.startWorker({ pollMs: 5, leaseMs: 50 });
+    const [final] = await engine.waitFor([job.id]);
+    expect(final).toMatchObject({ state: 'failed', errorType: 'WorkerLost' });
+    const [hook] = await engine.store.list({ parentId: job.id });
+    expect((await engine.waitFor([hook?.id as string]))[0]).toMatchObject({ state: 'done' });
+    expect(JSON.parse(bodies[0] ?? '{}')).toMatchObject({
+      event: 'job.failed',
+      jobId: job.id,
+      data: { error: { code: 'WorkerLost' } },
+    });
+    expect(existsSync(file)).toBe(false);
   });
 });

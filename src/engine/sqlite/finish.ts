@@ -1,6 +1,11 @@
 import type Database from 'better-sqlite3';
-import type { JobError, JobOutcome, NewJob } from '../types.js';
-import { toJson } from './rows.js';
+import type { JobError, JobOutcome, JobRecord, NewJob } from '../types.js';
+import { type JobRow, toJson, toRecord } from './rows.js';
+
+const WORKER_LOST: JobError = {
+  type: 'WorkerLost',
+  message: 'The worker running this job stopped on every attempt.',
+};
 
 /**
  * The writes a worker makes on a job it holds. Each matches on the lock token as well as the id, so it
@@ -27,11 +32,26 @@ export function prepareFinish(db: Database.Database, enqueue: (jobs: NewJob[], n
     `UPDATE jobs SET state = 'ready', status = waiting_status, attempts = MAX(attempts - 1, 0), run_at = ?,
             locked_until = NULL, lock_token = NULL, updated_at = ? ${owned}`,
   );
-  const exhausted = db.prepare(
+  const exhausted = db.prepare<[string, string, number, number], JobRow>(
     `UPDATE jobs SET state = 'failed', status = 'failed', locked_until = NULL, lock_token = NULL,
-            error_type = 'WorkerLost', error_message = 'The worker running this job stopped on every attempt.',
-            updated_at = ?
-      WHERE state = 'running' AND locked_until < ? AND attempts >= max_attempts`,
+            error_type = ?, error_message = ?, updated_at = ?
+      WHERE state = 'running' AND locked_until < ? AND attempts >= max_attempts
+      RETURNING *`,
+  );
+  const failExhaustedWithFollowUps = db.transaction(
+    (now: number, followUpsFor: (job: JobRecord, error: JobError) => NewJob[]) => {
+      const rows = exhausted.all(WORKER_LOST.type, WORKER_LOST.message, now, now);
+      for (const row of rows) {
+        const followUps = followUpsFor(toRecord(row), WORKER_LOST);
+        if (followUps.length) {
+          enqueue(
+            followUps.map((f) => ({ ...f, parentId: f.parentId ?? row.id })),
+            now,
+          );
+        }
+      }
+      return rows.length;
+    },
   );
 
   const completeWithFollowUps = db.transaction(
@@ -83,6 +103,7 @@ export function prepareFinish(db: Database.Database, enqueue: (jobs: NewJob[], n
           ? failWithFollowUps.immediate(id, token, err, followUps, now)
           : fail.run(err.type, err.message, now, id, token).changes === 1,
     release: (id: string, token: string, now: number) => release.run(now, now, id, token).changes === 1,
-    failExhausted: (now: number) => exhausted.run(now, now).changes,
+    failExhausted: (now: number, followUpsFor: (job: JobRecord, error: JobError) => NewJob[]) =>
+      failExhaustedWithFollowUps.immediate(now, followUpsFor),
   };
 }

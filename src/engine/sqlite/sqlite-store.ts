@@ -77,8 +77,11 @@ export class SqliteStore implements JobStore {
     return this.finish.release(id, lockToken, Date.now());
   }
 
-  async failExhaustedLeases(now = Date.now()): Promise<number> {
-    return this.finish.failExhausted(now);
+  async failExhaustedLeases(
+    now = Date.now(),
+    followUpsFor: (job: JobRecord, error: JobError) => NewJob[] = () => [],
+  ): Promise<number> {
+    return this.finish.failExhausted(now, followUpsFor);
   }
 
   async get(id: string): Promise<JobRecord | null> {
