@@ -65,6 +65,10 @@ export default class LabExtract extends BaseCommand<typeof LabExtract> {
       throw new UsageError('Give one or more PDF files or folders, or --watch DIR.', [
         'assay lab extract report.pdf',
       ]);
+    if (this.flags.watch && inputs.length > 0)
+      throw new UsageError('Pass PDF files or --watch DIR, not both.', [
+        'Drop the files into the watched folder instead.',
+      ]);
     const engine = openEngine(this.home);
     engine.startWorker({
       concurrency: this.flags.concurrency ?? defaultConcurrency(),

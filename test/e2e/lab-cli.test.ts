@@ -116,6 +116,12 @@ describe('assay lab extract / status (real CLI processes)', () => {
     expect(r.stderr).toMatch(/YYYY-MM-DD/);
   });
 
+  it('refuses PDF files given with --watch (exit 2) instead of ignoring them', async () => {
+    const r = await assay(['lab', 'extract', pdf('quest-cmp-lipid'), '--watch', home.dir], env);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/not both/);
+  });
+
   it('rejects under --reject-if-phi, and leaves no PHI in output, stdout, stderr or the home', async () => {
     const phiHome = tmpHome('assay-e2e-lab-phi-');
     try {
