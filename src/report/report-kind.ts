@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { JobContext, JobKind } from '../engine/registry.js';
-import type { ClaimedJob, JobOutcome, JobRecord } from '../engine/types.js';
+import type { JobOutcome, JobRecord } from '../engine/types.js';
 import { hasDestination, parseReportRequest } from '../schemas/report.js';
 import { ScoringRequestError } from '../scoring/errors.js';
 import { DEFAULT_DELIVERY_ATTEMPTS } from './delivery/payload.js';
