@@ -20,6 +20,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { constants, gzipSync } from 'node:zlib';
 import Fastify from 'fastify';
 import { openEngine } from '../src/cli/engine.js';
 import { openDatabase } from '../src/engine/sqlite/open-database.js';
@@ -41,6 +42,8 @@ interface Route {
   method: 'GET' | 'POST';
   path: string;
   body?: string;
+  /** Sent as Accept-Encoding; none by default, as autocannon sends none. */
+  acceptEncoding?: string;
 }
 const ROUTES: Route[] = [
   {
@@ -49,6 +52,13 @@ const ROUTES: Route[] = [
     path: '/lab-ranges/?sex=female&vendor_name=Labcorp',
   },
   { name: 'GET /lab-ranges/ (all rows)', method: 'GET', path: '/lab-ranges/' },
+  // What fetch, browsers, curl --compressed and most HTTP clients send.
+  {
+    name: 'GET /lab-ranges/ (all rows, gzip)',
+    method: 'GET',
+    path: '/lab-ranges/',
+    acceptEncoding: 'gzip, deflate',
+  },
   { name: 'POST /predictor-statistics/', method: 'POST', path: '/predictor-statistics/', body: STATS_BODY },
 ];
 
@@ -84,30 +94,40 @@ export async function run(args: string[] = []): Promise<void> {
   const bare = Fastify();
   bare.get('/bare', async () => ({ ok: true }));
   bare.post('/bare', async () => ({ ok: true }));
-  // Twins answer by method and URL, query included (two routes share the /lab-ranges/ path).
+  // Twins answer by method, URL (query included: routes share the /lab-ranges/ path) and Accept-Encoding.
+  const twinKey = (method: string, url: string, encoding = '') => `${method} ${url} ${encoding}`;
   const answers = new Map<string, Buffer>();
   for (const route of routes) {
     const res = await fetch(`${server.url}${route.path}`, {
       method: route.method,
-      headers,
+      // fetch would inflate a gzip answer anyway: take the plain bytes and compress them as the server does.
+      headers: { ...headers, 'accept-encoding': 'identity' },
       body: route.body,
     });
     if (res.status !== 200) throw new Error(`${route.name}: status ${res.status} before the benchmark`);
-    answers.set(`${route.method} ${route.path}`, Buffer.from(await res.arrayBuffer()));
+    const bytes = Buffer.from(await res.arrayBuffer());
+    answers.set(
+      twinKey(route.method, route.path, route.acceptEncoding),
+      route.acceptEncoding ? gzipSync(bytes, { level: constants.Z_BEST_COMPRESSION }) : bytes,
+    );
   }
   for (const path of new Set(routes.map((r) => `${r.method} ${r.path.split('?')[0]}`))) {
     const [method = 'GET', url = '/'] = path.split(' ');
     bare.route({
       method,
       url,
-      handler: async (req, reply) => reply.type(JSON_TYPE).send(answers.get(`${req.method} ${req.url}`)),
+      handler: async (req, reply) => {
+        const encoding = req.headers['accept-encoding'];
+        if (encoding) reply.header('content-encoding', 'gzip');
+        return reply.type(JSON_TYPE).send(answers.get(twinKey(req.method, req.url, encoding)));
+      },
     });
   }
   const bareUrl = await bare.listen({ host: '127.0.0.1', port: 0 });
   const request = (base: string, route: Route, path = route.path): CannonRequest => ({
     url: `${base}${path}`,
     method: route.method,
-    headers,
+    headers: route.acceptEncoding ? { ...headers, 'accept-encoding': route.acceptEncoding } : headers,
     body: route.body,
   });
 

@@ -1,3 +1,5 @@
+import { get, type IncomingHttpHeaders } from 'node:http';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/engine/sqlite/open-database.js';
 import {
@@ -16,6 +18,18 @@ describe('reference data routes (SPEC.md C) on a real server', () => {
   let server: RunningServer;
   let key: string;
   let limitedKey: string;
+  let rawKey: string;
+  /** node:http, not fetch: fetch asks for gzip by itself and inflates, hiding what the server sent. */
+  const raw = (path: string, acceptEncoding?: string) =>
+    new Promise<{ headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+      const headers: Record<string, string> = { 'x-api-key': rawKey };
+      if (acceptEncoding !== undefined) headers['accept-encoding'] = acceptEncoding;
+      get(`${server.url}${path}`, { headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+      }).on('error', reject);
+    });
   const call = (path: string, init: RequestInit & { apiKey?: string } = {}) =>
     fetch(`${server.url}${path}`, {
       ...init,
@@ -36,6 +50,7 @@ describe('reference data routes (SPEC.md C) on a real server', () => {
     const keys = new ApiKeys(db);
     key = keys.create('main').key;
     limitedKey = keys.create('limited').key;
+    rawKey = keys.create('raw').key;
     db.close();
     process.env.ASSAY_LIMIT_REFDATA_PER_DAY = '30';
     server = await startTestServer(home.dir);
@@ -44,6 +59,25 @@ describe('reference data routes (SPEC.md C) on a real server', () => {
     delete process.env.ASSAY_LIMIT_REFDATA_PER_DAY;
     await server.close();
     home.cleanup();
+  });
+
+  it('answers gzip to clients that accept it, the same JSON as uncompressed, and plain bytes otherwise', async () => {
+    const plain = await raw('/lab-ranges/');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers.vary).toMatch(/accept-encoding/i);
+    const rows = labRangeListSchema.parse(JSON.parse(plain.body.toString('utf8')));
+    expect(rows.length).toBeGreaterThan(10);
+
+    const zipped = await raw('/lab-ranges/', 'br;q=1, gzip;q=0.8');
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zipped.headers.vary).toMatch(/accept-encoding/i);
+    expect(Number(zipped.headers['content-length'])).toBe(zipped.body.length);
+    expect(zipped.body.length).toBeLessThan(plain.body.length / 4);
+    expect(gunzipSync(zipped.body).equals(plain.body)).toBe(true);
+
+    const refused = await raw('/lab-ranges/', 'gzip;q=0, deflate');
+    expect(refused.headers['content-encoding']).toBeUndefined();
+    expect(refused.body.equals(plain.body)).toBe(true);
   });
 
   it('GET /reference-data/ returns C1 concepts', async () => {
