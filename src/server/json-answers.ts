@@ -2,7 +2,7 @@ import { constants, gzipSync } from 'node:zlib';
 import { Negotiator } from '@fastify/accept-negotiator';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
-const JSON_TYPE = 'application/json; charset=utf-8';
+export const JSON_TYPE = 'application/json; charset=utf-8';
 /** Below this a gzip header and a deflate stream save too little to be worth a client's inflating. */
 const MIN_GZIP_BYTES = 1024;
 const MAX_CACHED_HEADERS = 64;

@@ -11,7 +11,7 @@ import {
 } from '../../schemas/refdata.js';
 import type { Area, AreaDeps } from '../app.js';
 import { HttpError } from '../error-bodies.js';
-import { JsonAnswers } from '../json-answers.js';
+import { JSON_TYPE, JsonAnswers } from '../json-answers.js';
 import { limitsFromEnv } from '../limits.js';
 
 const labRangesQuery = z.object({
@@ -23,7 +23,6 @@ const detail = z.object({ detail: z.string() });
 
 const STATISTICS_KEY = Buffer.from(',"predictor_statistics":');
 const CLOSE_BRACE = Buffer.from('}');
-const JSON_TYPE = 'application/json; charset=utf-8';
 const errors = {
   401: { description: 'API key missing or invalid', schema: detail },
   429: { description: 'Rate limit exceeded', schema: detail },
