@@ -135,7 +135,10 @@ export class RefdataStore {
 
   /** SPEC.md C3 for a C2 request: the header echoed with the scoring version, the entries of the sex and age. */
   predictorStatistics(request: PredictorStatisticsRequest): PredictorStatisticsResponse {
-    const { sex, age } = request;
+    const { sex } = request;
+    // Statistics are per whole year of age: keyed by it, fractional ages share one cache entry instead of
+    // churning the cache's bound.
+    const age = Math.round(request.age);
     const { scoringVersion, statistics } = this.cached(`statistics\0${sex}\0${age}`, (meta) => ({
       scoringVersion: meta?.scoring_version ?? bundledDataset().scoring_version,
       statistics: meta ? this.storedStatistics(sex, age) : bundledStatistics(sex, age),

@@ -82,6 +82,10 @@ describe('refdata sync on a real SQLite file', () => {
     expect(response.predictor_statistics).toEqual(
       bundled.statistics.find((g) => g.sex === 'female' && g.age === 50)?.predictor_statistics,
     );
+    // Fractional ages resolve to the same whole year and share one cached answer.
+    expect(store.predictorStatistics(request('female', 49.6)).predictor_statistics).toBe(
+      response.predictor_statistics,
+    );
     expect(store.predictorStatistics(request('male', 10)).predictor_statistics).toEqual([]);
     expect(store.predictorStatistics(request('male', 110)).predictor_statistics).toEqual(
       bundled.statistics.find((g) => g.sex === 'male' && g.age === 85)?.predictor_statistics,
