@@ -1,5 +1,8 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { UsageError } from '../errors.js';
+
+/** SPEC.md's error body outside the lab routes (reports, reference data): `{detail}`. */
+export const detailErrorSchema = z.object({ detail: z.string() });
 
 /** One validation problem: where in the document, and what was expected there. */
 export interface SchemaIssue {

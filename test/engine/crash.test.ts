@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SqliteStore } from '../../src/engine/sqlite/sqlite-store.js';
+import { firstLine } from './support/first-line.js';
 import { tmpHome } from './support/tmp-home.js';
 
 const WORKER = new URL('./support/crash-worker.ts', import.meta.url).pathname;
@@ -11,15 +12,6 @@ function startChild(args: string[]): ChildProcess {
   return spawn(process.execPath, ['--import', 'tsx', WORKER, ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-}
-
-async function firstLine(child: ChildProcess): Promise<string> {
-  let buffer = '';
-  for await (const chunk of child.stdout as NodeJS.ReadableStream) {
-    buffer += chunk.toString();
-    if (buffer.includes('\n')) return buffer.split('\n')[0] as string;
-  }
-  throw new Error('child exited before writing a line');
 }
 
 describe('crash recovery with real processes', () => {

@@ -7,18 +7,10 @@ import { DB_FILENAME, openDatabase } from '../../src/engine/sqlite/open-database
 import { bundledDataset } from '../../src/refdata/dataset.js';
 import { RefdataStore } from '../../src/refdata/store.js';
 import { syncRefdata } from '../../src/refdata/sync.js';
+import { firstLine } from '../engine/support/first-line.js';
 import { tmpHome } from '../engine/support/tmp-home.js';
 
 const CHILD = new URL('./support/slow-sync.ts', import.meta.url).pathname;
-
-async function firstLine(child: ChildProcess): Promise<string> {
-  let buffer = '';
-  for await (const chunk of child.stdout as NodeJS.ReadableStream) {
-    buffer += chunk.toString();
-    if (buffer.includes('\n')) return buffer.split('\n')[0] as string;
-  }
-  throw new Error('child exited before writing a line');
-}
 
 describe('refdata sync killed mid-way', () => {
   const home = tmpHome('assay-refdata-crash-');

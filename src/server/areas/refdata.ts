@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { RefdataStore } from '../../refdata/store.js';
-import { formatZodError } from '../../schemas/errors.js';
+import { detailErrorSchema, formatZodError } from '../../schemas/errors.js';
 import {
   conceptListSchema,
   labRangeListSchema,
@@ -19,13 +19,11 @@ const labRangesQuery = z.object({
   vendor_name: z.string().max(200).optional().describe('Lab vendor, e.g. Labcorp'),
 });
 
-const detail = z.object({ detail: z.string() });
-
 const STATISTICS_KEY = Buffer.from(',"predictor_statistics":');
 const CLOSE_BRACE = Buffer.from('}');
 const errors = {
-  401: { description: 'API key missing or invalid', schema: detail },
-  429: { description: 'Rate limit exceeded', schema: detail },
+  401: { description: 'API key missing or invalid', schema: detailErrorSchema },
+  429: { description: 'Rate limit exceeded', schema: detailErrorSchema },
 };
 
 /** SPEC.md C: four read endpoints over the reference data in the store (or the bundled dataset). */
@@ -47,8 +45,8 @@ export const refdataArea: Area = {
       body: predictorStatisticsRequestSchema,
       responses: {
         200: { description: 'Statistics', schema: predictorStatisticsResponseSchema },
-        400: { description: 'Invalid input', schema: detail },
-        422: { description: 'Body failed validation', schema: detail },
+        400: { description: 'Invalid input', schema: detailErrorSchema },
+        422: { description: 'Body failed validation', schema: detailErrorSchema },
         ...errors,
       },
     },

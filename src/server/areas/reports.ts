@@ -1,8 +1,7 @@
 import type { FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import { reportStatus } from '../../report/status.js';
 import { acknowledgement, submitReport } from '../../report/submit.js';
-import { SchemaValidationError } from '../../schemas/errors.js';
+import { detailErrorSchema, SchemaValidationError } from '../../schemas/errors.js';
 import {
   condensedReportApiSchema,
   fullReportApiSchema,
@@ -15,12 +14,11 @@ import type { Area, AreaDeps } from '../app.js';
 import { HttpError } from '../error-bodies.js';
 import { checkTargetUrl } from '../target-policy.js';
 
-const detail = z.object({ detail: z.string() });
 const submitResponses = {
   202: { description: 'Accepted (A2)', schema: reportAckSchema },
-  400: { description: 'Malformed JSON', schema: detail },
-  401: { description: 'API key missing or invalid', schema: detail },
-  422: { description: 'Request failed validation, or names no destination', schema: detail },
+  400: { description: 'Malformed JSON', schema: detailErrorSchema },
+  401: { description: 'API key missing or invalid', schema: detailErrorSchema },
+  422: { description: 'Request failed validation, or names no destination', schema: detailErrorSchema },
 };
 
 /** SPEC.md A over the engine: accept, acknowledge (A2), and report status (A3). */
@@ -50,7 +48,7 @@ export const reportsArea: Area = {
       tag: 'reports',
       responses: {
         200: { description: 'Status record', schema: reportStatusRecordSchema },
-        404: { description: 'Unknown job', schema: detail },
+        404: { description: 'Unknown job', schema: detailErrorSchema },
       },
     },
   ],
