@@ -8,6 +8,7 @@ const MIN_GZIP_BYTES = 1024;
 const MAX_CACHED_HEADERS = 64;
 
 interface Encoded {
+  json: string;
   identity: Buffer;
   gzip?: Buffer;
 }
@@ -33,9 +34,9 @@ export class JsonAnswers {
     cache: new HeaderCache(),
   });
 
-  /** The value's JSON as UTF-8 bytes. */
-  bytes(value: object): Buffer {
-    return this.entry(value).identity;
+  /** The value's JSON text. */
+  json(value: object): string {
+    return this.entry(value).json;
   }
 
   /** Send the value's JSON, gzip-encoded when the request accepts it and it is big enough to gain. */
@@ -58,7 +59,8 @@ export class JsonAnswers {
   private entry(value: object): Encoded {
     let entry = this.encoded.get(value);
     if (entry === undefined) {
-      entry = { identity: Buffer.from(JSON.stringify(value)) };
+      const json = JSON.stringify(value);
+      entry = { json, identity: Buffer.from(json) };
       this.encoded.set(value, entry);
     }
     return entry;

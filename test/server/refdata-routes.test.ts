@@ -2,9 +2,11 @@ import { get, type IncomingHttpHeaders } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/engine/sqlite/open-database.js';
+import { RefdataStore } from '../../src/refdata/store.js';
 import {
   conceptListSchema,
   labRangeListSchema,
+  predictorStatisticsRequestSchema,
   predictorStatisticsResponseSchema,
   topDiseasePredictorsSchema,
 } from '../../src/schemas/refdata.js';
@@ -90,10 +92,19 @@ describe('reference data routes (SPEC.md C) on a real server', () => {
   it('POST /predictor-statistics/ echoes the header and returns C3 entries', async () => {
     const res = await call('/predictor-statistics/', { method: 'POST', body: JSON.stringify(statsBody) });
     expect(res.status).toBe(200);
-    const body = predictorStatisticsResponseSchema.parse(await res.json());
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    const text = await res.text();
+    const body = predictorStatisticsResponseSchema.parse(JSON.parse(text));
     expect(body.header).toMatchObject(statsBody.header);
     expect(body.header.scoring_version).toBeTruthy();
     expect(body.predictor_statistics.length).toBeGreaterThan(0);
+    // The body is assembled by hand from shared text: it must be exactly what JSON.stringify would write.
+    const db = openDatabase(home.dir);
+    const expected = new RefdataStore(db).predictorStatistics(
+      predictorStatisticsRequestSchema.parse(statsBody),
+    );
+    db.close();
+    expect(text).toBe(JSON.stringify(expected));
   });
 
   it('malformed JSON is 400 and a body failing validation is 422, both {detail}', async () => {
