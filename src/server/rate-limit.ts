@@ -38,7 +38,13 @@ export class RateLimiter {
   private readonly readStmt;
   private readonly addStmt;
   private readonly pruneStmt;
-  private readonly windows = new Map<string, Window>();
+  /**
+   * The current window per rule bucket and subject. Nested maps on strings the caller already holds, rather
+   * than one map on a key built per hit: building and hashing that key was most of a hit's cost.
+   */
+  private readonly current = new Map<string, Map<string, Window>>();
+  /** Windows replaced by a newer one while they still had hits to write. */
+  private retired: Window[] = [];
   private readonly flushAll;
   private timer: NodeJS.Timeout | undefined;
   private lastPrune = 0;
@@ -54,15 +60,13 @@ export class RateLimiter {
     );
     this.pruneStmt = db.prepare('DELETE FROM rate_counters WHERE window_start < ?');
     this.flushAll = db.transaction((now: number) => {
-      for (const [key, w] of this.windows) {
-        if (w.unsaved > 0) {
-          // RETURNING gives the total with other processes' hits, so this process catches up with them.
-          w.count = (
-            this.addStmt.get(w.bucket, w.subject, w.windowStart, w.unsaved) as { count: number }
-          ).count;
-          w.unsaved = 0;
+      for (const w of this.retired) this.save(w);
+      this.retired = [];
+      for (const bySubject of this.current.values()) {
+        for (const [subject, w] of bySubject) {
+          this.save(w);
+          if (w.windowStart + w.windowMs < now) bySubject.delete(subject);
         }
-        if (w.windowStart + w.windowMs < now) this.windows.delete(key);
       }
       if (now - this.lastPrune > 60_000) {
         this.lastPrune = now;
@@ -87,12 +91,17 @@ export class RateLimiter {
 
   hit(rule: RateRule, subject: string, now = Date.now()): RateDecision {
     const windowStart = Math.floor(now / rule.windowMs) * rule.windowMs;
-    const key = `${rule.bucket}\u0000${subject}\u0000${windowStart}`;
-    let w = this.windows.get(key);
-    if (!w) {
+    let bySubject = this.current.get(rule.bucket);
+    if (!bySubject) {
+      bySubject = new Map();
+      this.current.set(rule.bucket, bySubject);
+    }
+    let w = bySubject.get(subject);
+    if (w?.windowStart !== windowStart) {
+      if (w && w.unsaved > 0) this.retired.push(w);
       const stored = this.readStmt.get(rule.bucket, subject, windowStart)?.count ?? 0;
       w = { bucket: rule.bucket, subject, windowStart, windowMs: rule.windowMs, count: stored, unsaved: 0 };
-      this.windows.set(key, w);
+      bySubject.set(subject, w);
     }
     w.count += 1;
     w.unsaved += 1;
@@ -111,6 +120,13 @@ export class RateLimiter {
     clearTimeout(this.timer);
     this.timer = undefined;
     this.flushAll.immediate(now);
+  }
+
+  private save(w: Window): void {
+    if (w.unsaved === 0) return;
+    // RETURNING gives the total with other processes' hits, so this process catches up with them.
+    w.count = (this.addStmt.get(w.bucket, w.subject, w.windowStart, w.unsaved) as { count: number }).count;
+    w.unsaved = 0;
   }
 
   private scheduleFlush(): void {
