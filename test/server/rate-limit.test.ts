@@ -44,4 +44,18 @@ describe('RateLimiter', () => {
     expect(again.hit(rule, 'key-a', t0 + 1).allowed).toBe(false);
     home.cleanup();
   });
+
+  it('hits of a window that ended before a flush are still written', () => {
+    const home = tmpHome();
+    const t0 = Date.UTC(2026, 0, 1, 10, 0, 0);
+    const a = new RateLimiter(openDatabase(home.dir));
+    a.hit(rule, 'key-a', t0);
+    a.hit(rule, 'key-a', t0);
+    a.hit(rule, 'key-a', t0 + rule.windowMs);
+    a.flush(t0 + rule.windowMs);
+    const b = new RateLimiter(openDatabase(home.dir));
+    expect(b.hit(rule, 'key-a', t0).remaining).toBe(0);
+    expect(b.hit(rule, 'key-a', t0 + rule.windowMs).remaining).toBe(1);
+    home.cleanup();
+  });
 });
