@@ -1,3 +1,4 @@
+import { hash } from 'node:crypto';
 import { constants, gzipSync } from 'node:zlib';
 import { Negotiator } from '@fastify/accept-negotiator';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -10,6 +11,8 @@ const MAX_CACHED_HEADERS = 64;
 interface Encoded {
   json: string;
   identity: Buffer;
+  /** Weak: the same JSON is sent plain or gzip-encoded, byte-different but semantically one answer. */
+  etag: string;
   gzip?: Buffer;
 }
 
@@ -39,10 +42,20 @@ export class JsonAnswers {
     return this.entry(value).json;
   }
 
-  /** Send the value's JSON, gzip-encoded when the request accepts it and it is big enough to gain. */
+  /**
+   * Send the value's JSON, gzip-encoded when the request accepts it and it is big enough to gain; or a 304
+   * when the request's If-None-Match names this answer's ETag (RFC 9110 13.1.2, weak comparison), so a
+   * client polling reference data that has not changed receives no body at all.
+   */
   send(req: FastifyRequest, reply: FastifyReply, value: object): void {
     const entry = this.entry(value);
-    reply.type(JSON_TYPE).header('vary', 'accept-encoding');
+    reply.header('etag', entry.etag).header('vary', 'accept-encoding');
+    const condition = req.headers['if-none-match'];
+    if (condition !== undefined && noneMatchHits(condition, entry.etag)) {
+      reply.code(304).send();
+      return;
+    }
+    reply.type(JSON_TYPE);
     const accepted = req.headers['accept-encoding'];
     if (
       entry.identity.length >= MIN_GZIP_BYTES &&
@@ -60,9 +73,20 @@ export class JsonAnswers {
     let entry = this.encoded.get(value);
     if (entry === undefined) {
       const json = JSON.stringify(value);
-      entry = { json, identity: Buffer.from(json) };
+      const identity = Buffer.from(json);
+      entry = { json, identity, etag: `W/"${hash('sha256', identity, 'base64url').slice(0, 27)}"` };
       this.encoded.set(value, entry);
     }
     return entry;
   }
+}
+
+/** If-None-Match: `*`, or a list of entity tags any of which weakly matches ours (the W/ prefix ignored). */
+function noneMatchHits(header: string, etag: string): boolean {
+  if (header.trim() === '*') return true;
+  const opaque = etag.slice(2);
+  return header.split(',').some((tag) => {
+    const t = tag.trim();
+    return (t.startsWith('W/') ? t.slice(2) : t) === opaque;
+  });
 }

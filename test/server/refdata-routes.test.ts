@@ -1,8 +1,12 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { get, type IncomingHttpHeaders } from 'node:http';
+import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/engine/sqlite/open-database.js';
+import { bundledDataset } from '../../src/refdata/dataset.js';
 import { RefdataStore } from '../../src/refdata/store.js';
+import { syncRefdata } from '../../src/refdata/sync.js';
 import {
   conceptListSchema,
   labRangeListSchema,
@@ -22,14 +26,14 @@ describe('reference data routes (SPEC.md C) on a real server', () => {
   let limitedKey: string;
   let rawKey: string;
   /** node:http, not fetch: fetch asks for gzip by itself and inflates, hiding what the server sent. */
-  const raw = (path: string, acceptEncoding?: string) =>
-    new Promise<{ headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
-      const headers: Record<string, string> = { 'x-api-key': rawKey };
-      if (acceptEncoding !== undefined) headers['accept-encoding'] = acceptEncoding;
-      get(`${server.url}${path}`, { headers }, (res) => {
+  const raw = (path: string, headers: Record<string, string> = {}) =>
+    new Promise<{ status?: number; headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+      get(`${server.url}${path}`, { headers: { 'x-api-key': rawKey, ...headers } }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
       }).on('error', reject);
     });
   const call = (path: string, init: RequestInit & { apiKey?: string } = {}) =>
@@ -70,16 +74,57 @@ describe('reference data routes (SPEC.md C) on a real server', () => {
     const rows = labRangeListSchema.parse(JSON.parse(plain.body.toString('utf8')));
     expect(rows.length).toBeGreaterThan(10);
 
-    const zipped = await raw('/lab-ranges/', 'br;q=1, gzip;q=0.8');
+    const zipped = await raw('/lab-ranges/', { 'accept-encoding': 'br;q=1, gzip;q=0.8' });
     expect(zipped.headers['content-encoding']).toBe('gzip');
     expect(zipped.headers.vary).toMatch(/accept-encoding/i);
     expect(Number(zipped.headers['content-length'])).toBe(zipped.body.length);
     expect(zipped.body.length).toBeLessThan(plain.body.length / 4);
     expect(gunzipSync(zipped.body).equals(plain.body)).toBe(true);
 
-    const refused = await raw('/lab-ranges/', 'gzip;q=0, deflate');
+    const refused = await raw('/lab-ranges/', { 'accept-encoding': 'gzip;q=0, deflate' });
     expect(refused.headers['content-encoding']).toBeUndefined();
     expect(refused.body.equals(plain.body)).toBe(true);
+  });
+
+  it('answers carry an ETag; If-None-Match naming it gets 304 and no body, until the data change', async () => {
+    const plain = await raw('/lab-ranges/');
+    const etag = String(plain.headers.etag);
+    expect(etag).toMatch(/^W\/"[A-Za-z0-9_-]{27}"$/);
+    const zipped = await raw('/lab-ranges/', { 'accept-encoding': 'gzip' });
+    expect(zipped.headers.etag).toBe(etag);
+
+    for (const condition of [etag, `"other", ${etag.slice(2)}`, '*']) {
+      const again = await raw('/lab-ranges/', { 'if-none-match': condition });
+      expect(again.status).toBe(304);
+      expect(again.body.length).toBe(0);
+      expect(again.headers.etag).toBe(etag);
+    }
+    const stale = await raw('/lab-ranges/', { 'if-none-match': 'W/"other"' });
+    expect(stale.status).toBe(200);
+    expect(stale.body.equals(plain.body)).toBe(true);
+    expect((await raw('/lab-ranges/?sex=male')).headers.etag).not.toBe(etag);
+
+    // A sync of the same data keeps the ETag; a sync that changes the rows gives a new one.
+    const db = openDatabase(home.dir);
+    const servedAfterSync = async () => {
+      await new Promise((r) => setTimeout(r, 300)); // the server rereads the dataset version every 250 ms
+      return raw('/lab-ranges/', { 'if-none-match': etag });
+    };
+    try {
+      await syncRefdata(db);
+      expect((await servedAfterSync()).status).toBe(304);
+      const dir = join(home.dir, 'fewer-ranges');
+      mkdirSync(dir);
+      writeFileSync(join(dir, 'lab-ranges.json'), JSON.stringify(bundledDataset().labRanges.slice(1)));
+      await syncRefdata(db, { kind: 'folder', dir });
+      const changed = await servedAfterSync();
+      expect(changed.status).toBe(200);
+      expect(changed.headers.etag).not.toBe(etag);
+    } finally {
+      await syncRefdata(db);
+      db.close();
+    }
+    expect((await servedAfterSync()).status).toBe(304);
   });
 
   it('GET /reference-data/ returns C1 concepts', async () => {

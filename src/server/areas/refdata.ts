@@ -19,6 +19,8 @@ const labRangesQuery = z.object({
   vendor_name: z.string().max(200).optional().describe('Lab vendor, e.g. Labcorp'),
 });
 
+/** The GET answers carry an ETag; a request naming it in If-None-Match gets 304 and no body. */
+const notModified = { 304: { description: 'Not modified: the ETag in If-None-Match is current' } };
 const errors = {
   401: { description: 'API key missing or invalid', schema: detailErrorSchema },
   429: { description: 'Rate limit exceeded', schema: detailErrorSchema },
@@ -33,7 +35,7 @@ export const refdataArea: Area = {
       path: '/reference-data/',
       summary: 'The biomarker concept catalogue (C1).',
       tag: 'reference data',
-      responses: { 200: { description: 'Concepts', schema: conceptListSchema }, ...errors },
+      responses: { 200: { description: 'Concepts', schema: conceptListSchema }, ...notModified, ...errors },
     },
     {
       method: 'post',
@@ -53,7 +55,11 @@ export const refdataArea: Area = {
       path: '/top-disease-predictors/',
       summary: 'Top-ranked predictors per health domain (C4).',
       tag: 'reference data',
-      responses: { 200: { description: 'Top predictors', schema: topDiseasePredictorsSchema }, ...errors },
+      responses: {
+        200: { description: 'Top predictors', schema: topDiseasePredictorsSchema },
+        ...notModified,
+        ...errors,
+      },
     },
     {
       method: 'get',
@@ -61,7 +67,11 @@ export const refdataArea: Area = {
       summary: 'Laboratory reference ranges, filtered by sex and vendor (C5).',
       tag: 'reference data',
       query: labRangesQuery,
-      responses: { 200: { description: 'Lab ranges', schema: labRangeListSchema }, ...errors },
+      responses: {
+        200: { description: 'Lab ranges', schema: labRangeListSchema },
+        ...notModified,
+        ...errors,
+      },
     },
   ],
 
