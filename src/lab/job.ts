@@ -14,6 +14,7 @@ import type { Engine } from '../engine/engine.js';
 import { type JobContext, type JobKind, PermanentJobError } from '../engine/registry.js';
 import type { JobOutcome, JobRecord } from '../engine/types.js';
 import { AssayError, UsageError } from '../errors.js';
+import { homeKey } from '../home-secrets.js';
 import { type DobSeal, dobDigest, type PipelineOutcome, type PipelineStage } from './pipeline.js';
 import { sharedThreadPool, THREAD_CRASHED, ThreadTaskError } from './thread-pool.js';
 import { labWebhookJob, type WebhookTarget } from './webhook.js';
@@ -125,16 +126,9 @@ async function sealDob(dob: string, key: string): Promise<DobSeal> {
   return { salt, digest: await dobDigest(dob, key, salt) };
 }
 
-/** The home's DOB key, made on first use; `wx` makes two processes racing to create it agree on one. */
-export async function dobKey(home: string): Promise<string> {
-  const file = join(home, 'keys', 'dob.key');
-  await mkdir(dirname(file), { recursive: true, mode: 0o700 });
-  try {
-    await writeFile(file, randomBytes(32).toString('base64'), { flag: 'wx', mode: 0o600 });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-  }
-  return (await readFile(file, 'utf8')).trim();
+/** The home's DOB key, made on first use. */
+export function dobKey(home: string): Promise<string> {
+  return homeKey(home, 'dob');
 }
 
 /** Uploads live in <home>/uploads, so the home is two levels up from any kept copy. */

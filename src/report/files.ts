@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { homeKey } from '../home-secrets.js';
 
 /**
  * Files a report job keeps under the assay home: the PDF until its deliveries end, and the callback
@@ -12,6 +13,11 @@ export function reportDir(home: string): string {
 
 export function pdfPath(dir: string, jobId: string): string {
   return join(dir, `${jobId}.pdf`);
+}
+
+/** The key sealing report requests in job payloads: the home's, and the home is the reports dir's parent. */
+export function requestKey(dir: string): Promise<string> {
+  return homeKey(dirname(dir), 'payload');
 }
 
 function credentialPath(dir: string, ref: string): string {

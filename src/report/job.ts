@@ -1,4 +1,5 @@
-import type { ReportConfiguration, ReportRequest, ReportVariant } from '../schemas/report.js';
+import type { Sealed } from '../home-secrets.js';
+import type { ReportConfiguration, ReportVariant } from '../schemas/report.js';
 
 export const REPORT_KINDS = { full: 'report.full', condensed: 'report.condensed' } as const;
 
@@ -17,12 +18,16 @@ export interface OutTarget {
 }
 
 /**
- * A report job's payload. The request's auth_token is not in it: it was moved to a credential file at
- * submission, and credentialRef names that file.
+ * A report job's payload. The request's health values are sealed with the home's payload key: the job
+ * store keeps payloads until pruned and prints them in `assay jobs show`. The configuration the deliveries
+ * need stays readable, without its auth_token: that was moved to a credential file at submission, and
+ * credentialRef names that file.
  */
 export interface ReportJobPayload {
   variant: ReportVariant;
-  request: ReportRequest;
+  /** The request with uid_ext blanked and the configuration left out, sealed (see home-secrets.ts). */
+  request: Sealed;
+  configuration: ConfigWithoutToken;
   reportDir: string;
   credentialRef: string | null;
   out?: OutTarget;

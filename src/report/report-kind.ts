@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { JobContext, JobKind } from '../engine/registry.js';
 import type { JobOutcome, JobRecord } from '../engine/types.js';
+import { openSealedJson, SealedValueError } from '../home-secrets.js';
 import { hasDestination, parseReportRequest } from '../schemas/report.js';
 import { ScoringRequestError } from '../scoring/errors.js';
 import { DEFAULT_DELIVERY_ATTEMPTS } from './delivery/payload.js';
@@ -10,8 +11,8 @@ import {
   deliveriesAfterReport,
   type ReportDeliveryContext,
 } from './delivery/plan.js';
-import { deleteCredential, pdfPath, writeFileAtomic } from './files.js';
-import { REPORT_KINDS, type ReportJobPayload, type ReportJobResult, withoutToken } from './job.js';
+import { deleteCredential, pdfPath, requestKey, writeFileAtomic } from './files.js';
+import { REPORT_KINDS, type ReportJobPayload, type ReportJobResult } from './job.js';
 import { buildReportModel } from './model.js';
 import type { RenderFn } from './render-pool.js';
 
@@ -27,6 +28,7 @@ export interface ReportKindOptions {
 function isPermanent(error: unknown): boolean {
   return (
     error instanceof ScoringRequestError ||
+    error instanceof SealedValueError ||
     (error instanceof Error && ['SchemaValidationError', 'ReportRenderError'].includes(error.name))
   );
 }
@@ -34,15 +36,15 @@ function isPermanent(error: unknown): boolean {
 async function generate(p: ReportJobPayload, ctx: JobContext, render: RenderFn): Promise<ReportJobResult> {
   const started = performance.now();
   // Validated at submission; checked again because a payload is only JSON once stored. The configuration
-  // is left out: its credential was moved out of the payload, which the schema would now reject.
-  const { request, variant } = parseReportRequest(
-    { ...p.request, report_metadata: { ...p.request.report_metadata, configuration: {} } },
-    { requireDestination: false, what: 'The stored request' },
-  );
+  // was kept apart, so the stored request has none and needs no destination.
+  const { request, variant } = parseReportRequest(openSealedJson(p.request, await requestKey(p.reportDir)), {
+    requireDestination: false,
+    what: 'The stored request',
+  });
   const model = buildReportModel(request, p.variant ?? variant);
   const pdf = await render(model);
   ctx.signal.throwIfAborted();
-  const deliver = hasDestination(p.request);
+  const deliver = hasDestination({ report_metadata: { configuration: p.configuration } });
   const kept = deliver ? pdfPath(p.reportDir, ctx.job.id) : null;
   if (kept) writeFileAtomic(kept, pdf);
   let outPdf: string | null = null;
@@ -70,7 +72,7 @@ function deliveryContext(p: ReportJobPayload, job: JobRecord, maxAttempts?: numb
     reportJobId: job.id,
     reportCreatedAt: job.createdAt,
     reportDir: p.reportDir,
-    configuration: withoutToken(p.request.report_metadata.configuration),
+    configuration: p.configuration,
     credentialRef: p.credentialRef,
     maxAttempts: maxAttempts ?? DEFAULT_DELIVERY_ATTEMPTS,
   };

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Engine } from '../engine/engine.js';
 import type { JobRecord } from '../engine/types.js';
+import { sealJson } from '../home-secrets.js';
 import type { ParsedReportRequest, ReportAck, ReportRequest } from '../schemas/report.js';
-import { deleteCredential, reportDir, saveCredential } from './files.js';
+import { deleteCredential, reportDir, requestKey, saveCredential } from './files.js';
 import { type OutTarget, type ReportJobPayload, reportKindName, withoutToken } from './job.js';
 
 export interface SubmitOptions {
@@ -13,23 +14,22 @@ export interface SubmitOptions {
 }
 
 /**
- * The request as stored in the job: the credential replaced by a reference to its file, and the external
- * user id left out. Nothing downstream uses uid_ext (the report never prints who it is about), and without
- * it the stored health values are not tied to a person.
+ * The request as sealed into the job: the external user id and the configuration (kept apart, without its
+ * credential) left out. Nothing downstream uses uid_ext (the report never prints who it is about), so the
+ * stored health values are not tied to a person even for whoever holds the home's key.
  */
 function storableRequest(request: ReportRequest): ReportRequest {
-  const meta = request.report_metadata;
   return {
     ...request,
     uid_ext: '',
-    report_metadata: { ...meta, configuration: withoutToken(meta.configuration) },
+    report_metadata: { ...request.report_metadata, configuration: {} },
   } as ReportRequest;
 }
 
 /**
  * Enqueue a validated report request as a report.full or report.condensed job (status pending). The callback
  * credential goes to a file under <home>/reports, never into the job store, and is deleted when the job's
- * deliveries end.
+ * deliveries end; the health values enter the store sealed.
  */
 export async function submitReport(
   engine: Engine,
@@ -41,7 +41,8 @@ export async function submitReport(
   const credentialRef = token ? saveCredential(dir, token) : null;
   const payload: ReportJobPayload = {
     variant: parsed.variant,
-    request: storableRequest(parsed.request),
+    request: sealJson(storableRequest(parsed.request), await requestKey(dir)),
+    configuration: withoutToken(parsed.request.report_metadata.configuration),
     reportDir: dir,
     credentialRef,
     ...(opts.out ? { out: opts.out } : {}),

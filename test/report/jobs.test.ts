@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -86,12 +86,22 @@ describe('report jobs and their deliveries', () => {
     expect(typeof body.processing_time).toBe('number');
     expect(credentialFiles()).toEqual([]);
     expect(existsSync(pdfPath(reportDir(home), id))).toBe(false);
-    // Neither the credential nor the external user id entered the job store.
+    // Neither the credential, the external user id nor a health value entered the job store readably.
     const rows = JSON.stringify(await engine.store.list({ limit: 100 }));
+    const fixture = fixtureJson('condensed-required-only') as {
+      uid_ext: string;
+      report_metadata: { event_id: string };
+      health_event: { health_event_id: string; predictors: Array<{ id: string; value: string }> };
+    };
     expect(rows).not.toContain(TOKEN);
-    expect(rows).not.toContain(
-      String((fixtureJson('condensed-required-only') as { uid_ext: string }).uid_ext),
-    );
+    expect(rows).not.toContain(fixture.uid_ext);
+    for (const value of [
+      fixture.report_metadata.event_id,
+      fixture.health_event.health_event_id,
+      ...fixture.health_event.predictors.flatMap((p) => [p.id, `"${p.value}"`]),
+    ]) {
+      expect(rows).not.toContain(value);
+    }
   });
 
   it('with only a callback: PUTs the PDF to ?job_id=<id>, then POSTs the status', async () => {
@@ -219,6 +229,22 @@ describe('report jobs and their deliveries', () => {
     });
     expect(hook.requests[0]?.headers.authorization).toBe(`Bearer ${TOKEN}`);
   }, 20_000);
+
+  it('a request sealed with a key the home no longer has fails at once, and says so without its values', async () => {
+    const registry = new JobRegistry();
+    for (const kind of reportKinds({ render: renderInline })) registry.register(kind);
+    registry.register(deliveryKind({ maxAttempts: 1 }));
+    engine = Engine.open(home, registry);
+    const hook = await receiver();
+    const { job } = await submitReport(engine, request({ callback_url: `${hook.url}/hook` }), { home });
+    // Sealed at submission; the key is then replaced, as when keys/ is lost or copied from elsewhere.
+    writeFileSync(join(home, 'keys', 'payload.key'), Buffer.alloc(32, 7).toString('base64'));
+    engine.startWorker({ concurrency: 1, pollMs: 20 });
+    const status = await waitForReport(engine.store, job.id);
+    expect(status).toMatchObject({ status: 'failed', error_type: 'SealedValueError' });
+    expect((await engine.store.get(job.id))?.attempts).toBe(1);
+    expect(hook.requests.map((r) => r.method)).toEqual(['POST']);
+  });
 
   it('reports pending before a worker takes the job', async () => {
     const registry = new JobRegistry();
