@@ -45,10 +45,6 @@ export function sealJson(value: unknown, key: string): Sealed {
   };
 }
 
-export function isSealed(value: unknown): value is Sealed {
-  return typeof value === 'object' && value !== null && (value as Sealed).sealed === SCHEME;
-}
-
 /** The sealed value, or a SealedValueError when the key is not the one it was sealed with. */
 export function openSealedJson(sealed: Sealed, key: string): unknown {
   try {
