@@ -5,7 +5,7 @@
  * here is unreadable to anyone holding the database without the home's keys folder.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { link, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AssayError } from './errors.js';
 
@@ -21,14 +21,24 @@ const SCHEME = 'aes-256-gcm/1';
 
 /** The home's key named `name` (base64 of 32 random bytes), made on first use. */
 export async function homeKey(home: string, name: string): Promise<string> {
-  const dir = join(home, 'keys');
-  const file = join(dir, `${name}.key`);
-  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const file = join(home, 'keys', `${name}.key`);
   try {
-    // `wx`: two processes racing to create the key agree on the one that was written first.
-    await writeFile(file, randomBytes(32).toString('base64'), { flag: 'wx', mode: 0o600 });
+    // Read first: the key exists on every call but the first, and a read is one system call.
+    return (await readFile(file, 'utf8')).trim();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  await mkdir(join(home, 'keys'), { recursive: true, mode: 0o700 });
+  // Written whole under a private name, then linked into place: a reader never sees a half-written key, and
+  // link fails if the key exists, so processes racing to create it agree on the one linked first.
+  const draft = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  await writeFile(draft, randomBytes(32).toString('base64'), { flag: 'wx', mode: 0o600 });
+  try {
+    await link(draft, file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  } finally {
+    await rm(draft, { force: true });
   }
   return (await readFile(file, 'utf8')).trim();
 }
