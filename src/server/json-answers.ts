@@ -9,7 +9,6 @@ const MIN_GZIP_BYTES = 1024;
 const MAX_CACHED_HEADERS = 64;
 
 interface Encoded {
-  json: string;
   identity: Buffer;
   /** Weak: the same JSON is sent plain or gzip-encoded, byte-different but semantically one answer. */
   etag: string;
@@ -32,14 +31,20 @@ class HeaderCache extends Map<string, string> {
  */
 export class JsonAnswers {
   private readonly encoded = new WeakMap<object, Encoded>();
+  private readonly texts = new WeakMap<object, string>();
   private readonly negotiator = new Negotiator({
     supportedValues: ['gzip', 'identity'],
     cache: new HeaderCache(),
   });
 
-  /** The value's JSON text. */
+  /** The value's JSON text, for answers that embed a shared value in a per-request one. */
   json(value: object): string {
-    return this.entry(value).json;
+    let text = this.texts.get(value);
+    if (text === undefined) {
+      text = JSON.stringify(value);
+      this.texts.set(value, text);
+    }
+    return text;
   }
 
   /**
@@ -72,9 +77,8 @@ export class JsonAnswers {
   private entry(value: object): Encoded {
     let entry = this.encoded.get(value);
     if (entry === undefined) {
-      const json = JSON.stringify(value);
-      const identity = Buffer.from(json);
-      entry = { json, identity, etag: `W/"${hash('sha256', identity, 'base64url').slice(0, 27)}"` };
+      const identity = Buffer.from(JSON.stringify(value));
+      entry = { identity, etag: `W/"${hash('sha256', identity, 'base64url').slice(0, 27)}"` };
       this.encoded.set(value, entry);
     }
     return entry;
