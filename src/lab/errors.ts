@@ -28,3 +28,18 @@ export class InvalidPdfError extends AssayError {
     this.parserError = parserError;
   }
 }
+
+/**
+ * An accepted lab report from which no result could be read: a failure, never an empty `completed` job.
+ */
+export class NoResultsError extends AssayError {
+  constructor() {
+    super('no_results', 'The document was accepted as a lab report, but no result could be read from it.', {
+      exitCode: EXIT.jobFailed,
+      suggestions: [
+        "Check that the PDF is the laboratory's report of results, not a summary or a requisition.",
+        'If it is, report the layout (never the file) so support for it can be added.',
+      ],
+    });
+  }
+}

@@ -5,8 +5,8 @@
  */
 import { normalisePanels } from './normalise.js';
 import type { DocumentLayout } from './pdf-text.js';
+import { parseReport } from './table/parse-report.js';
 import type { ExtractionCore, LabPanel, MergeAction, Vendor } from './types.js';
-import { parseReport } from './vendors/parse-report.js';
 
 export interface ExtractResultsOptions {
   vendor: Vendor | 'generic';
@@ -22,6 +22,7 @@ export function extractResults(layout: DocumentLayout, opts: ExtractResultsOptio
     panels,
     mergeActions: parsed.mergeActions.map((merge) => withPanelCode(merge, panels)),
     validationFlags: parsed.validationFlags,
+    coverage: parsed.coverage,
   };
 }
 

@@ -26,6 +26,12 @@ export interface LanguageVerdict {
  */
 const CANDIDATES = ['eng', 'spa', 'por', 'fra', 'ita', 'deu', 'nld', 'pol', 'ron', 'swe', 'tgl', 'vie'];
 
+/**
+ * English this close to the best language is a tie, not evidence against English: a page of test names
+ * (Neutrophils, Monocytes, Basos ...) has trigrams that suit French or Latin languages about as well.
+ */
+const ENGLISH_TIE = 0.95;
+
 /** Below this many characters of words no language is claimed. */
 export const MIN_SAMPLE = 60;
 /** A line with at least this many words reads as prose (a sentence, a heading), not a table row. */
@@ -45,7 +51,8 @@ export function classifyLines(lines: readonly string[]): LanguageVerdict {
   const scores = francAll(sample.join('. '), { only: CANDIDATES, minLength: 1 });
   const language = scores[0]?.[0] ?? 'und';
   const englishScore = scores.find(([code]) => code === 'eng')?.[1] ?? 0;
-  return { language, english: language === 'eng', englishScore, sampleLength };
+  const english = language === 'eng' || englishScore >= ENGLISH_TIE;
+  return { language: english ? 'eng' : language, english, englishScore, sampleLength };
 }
 
 /** The letter words of a line, lower-cased (all-capitals reports would otherwise skew the trigrams). */

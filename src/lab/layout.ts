@@ -18,6 +18,8 @@ export interface TextItem {
 export interface Cell {
   x: number;
   text: string;
+  /** Right edge; absent on cells made by hand without widths. */
+  right?: number;
 }
 
 export interface Line {
@@ -73,7 +75,13 @@ function join(line: LineDraft, item: TextItem): void {
 }
 
 function toLine(draft: LineDraft, cellGap: number): Line {
-  const items = [...draft.items].sort((a, b) => a.x - b.x);
+  const cells = cellsOf(draft.items, cellGap);
+  return { y: round(draft.y), text: cells.map((cell) => cell.text).join(' '), cells };
+}
+
+/** The cells of one line's items: pieces closer than `cellGap` font sizes apart are one cell. */
+export function cellsOf(lineItems: readonly TextItem[], cellGap = DEFAULTS.cellGap): Cell[] {
+  const items = [...lineItems].sort((a, b) => a.x - b.x);
   const cells: Cell[] = [];
   let end = Number.NEGATIVE_INFINITY;
   let spaced = false;
@@ -90,9 +98,10 @@ function toLine(draft: LineDraft, cellGap: number): Line {
       cells.push(current);
     }
     end = Math.max(end, item.x + item.width);
+    current.right = round(end);
     spaced = /\s$/.test(item.str);
   }
-  return { y: round(draft.y), text: cells.map((cell) => cell.text).join(' '), cells };
+  return cells;
 }
 
 export function round(n: number): number {

@@ -16,8 +16,8 @@ import { buildLines, round, type TextItem } from './layout.js';
 import type { DocumentLayout, PageLayout } from './pdf-text.js';
 
 export class NoTextLayerError extends AssayError {
-  constructor(detail = 'OCR is not available on this machine') {
-    super('no_text_layer', `The PDF has no text layer (a scan) and ${detail}.`, {
+  constructor(detail = 'OCR is not available on this machine', what = 'has no text layer (a scan)') {
+    super('no_text_layer', `The PDF ${what} and ${detail}.`, {
       exitCode: EXIT.jobFailed,
       suggestions: [
         'Install poppler-utils (pdftoppm) and tesseract-ocr so scans can be OCRed, then submit it again.',
@@ -52,8 +52,20 @@ async function runs(command: string, args: string[]): Promise<boolean> {
   }
 }
 
-export async function ocrLayout(pdf: Uint8Array, signal?: AbortSignal): Promise<DocumentLayout> {
-  if (!(await ocrAvailable())) throw new NoTextLayerError();
+/** What is wrong with the text layer, for the error a failed OCR gives. */
+export type OcrReason = 'no_text_layer' | 'unreadable_text';
+
+const WHAT: Record<OcrReason, string> = {
+  no_text_layer: 'has no text layer (a scan)',
+  unreadable_text: 'has a text layer that cannot be read (fonts without a character map)',
+};
+
+export async function ocrLayout(
+  pdf: Uint8Array,
+  signal?: AbortSignal,
+  reason: OcrReason = 'no_text_layer',
+): Promise<DocumentLayout> {
+  if (!(await ocrAvailable())) throw new NoTextLayerError(undefined, WHAT[reason]);
   const dir = await mkdtemp(join(tmpdir(), 'assay-ocr-'));
   try {
     await writeFile(join(dir, 'input.pdf'), pdf, { mode: 0o600 });
@@ -76,7 +88,7 @@ export async function ocrLayout(pdf: Uint8Array, signal?: AbortSignal): Promise<
   } catch (error) {
     if (error instanceof NoTextLayerError) throw error;
     // Tool output can quote the document; only say which step failed.
-    throw new NoTextLayerError('OCR of it failed');
+    throw new NoTextLayerError('OCR of it failed', WHAT[reason]);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

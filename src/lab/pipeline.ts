@@ -5,11 +5,13 @@
  * kind (job.ts) maps its outcome onto SPEC.md statuses.
  */
 import { scrypt, scryptSync, timingSafeEqual } from 'node:crypto';
+import { NoResultsError } from './errors.js';
 import { extractResults } from './extract-results.js';
 import { detectLanguage } from './language.js';
 import { ocrLayout } from './ocr.js';
 import { extractLayout } from './pdf-text.js';
 import { detectPhi, type PhiKind } from './phi.js';
+import { isReadableText } from './readable-text.js';
 import type { ExtractionCore, RejectionReason } from './types.js';
 import { validateDocument } from './validate.js';
 
@@ -52,6 +54,7 @@ export async function runPipeline(
   hooks.onStage?.('processing_language');
   let layout = await extractLayout(pdf);
   if (!layout.hasTextLayer) layout = await ocrLayout(pdf, hooks.signal);
+  else if (!isReadableText(layout)) layout = await ocrLayout(pdf, hooks.signal, 'unreadable_text');
   hooks.signal?.throwIfAborted();
 
   const language = detectLanguage(layout);
@@ -76,6 +79,7 @@ export async function runPipeline(
     vendor: validation.vendor ?? 'generic',
     dateCollected: validation.dateCollected,
   });
+  if (parsed.panels.length === 0) throw new NoResultsError();
   return {
     status: 'completed',
     result: {
@@ -85,6 +89,7 @@ export async function runPipeline(
       panels: parsed.panels,
       mergeActions: parsed.mergeActions,
       validationFlags: parsed.validationFlags,
+      coverage: parsed.coverage,
     },
   };
 }

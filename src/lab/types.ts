@@ -67,7 +67,21 @@ export interface LabPanel {
   panelResults: PanelResult[];
 }
 
-/** SPEC.md B3 ExtractionResults without the job's id and status, which the job engine adds. */
+/**
+ * How much of what looked like results was read: rows read, and rows read plus lines that look like a
+ * result (a name, a number, a unit or range) but were not read. A pipeline can refuse a partial extraction.
+ */
+export interface Coverage {
+  resultsRead: number;
+  resultLikeRows: number;
+  /** resultsRead / resultLikeRows, to three decimals; 0 when nothing looked like a result. */
+  ratio: number;
+}
+
+/**
+ * SPEC.md B3 ExtractionResults without the job's id and status, which the job engine adds; `coverage` is
+ * this project's addition.
+ */
 export interface ExtractionCore {
   labName: string | null;
   dateCollected: string | null;
@@ -75,6 +89,7 @@ export interface ExtractionCore {
   panels: LabPanel[];
   mergeActions: MergeAction[];
   validationFlags: ValidationFlag[];
+  coverage: Coverage;
 }
 
 /** SPEC.md B5. */

@@ -3,7 +3,9 @@
  * document that fails several gets the most fundamental reason (SPEC.md B5): not a lab report at all, then
  * an unsupported laboratory, then several collection dates, then dates that cannot be US dates.
  */
+import type { Line } from './layout.js';
 import type { DocumentLayout } from './pdf-text.js';
+import { looksLikeResult } from './table/table-lines.js';
 import type { RejectionReason, Vendor } from './types.js';
 import { detectVendor } from './vendor-detect.js';
 
@@ -39,26 +41,13 @@ export function validateDocument(layout: DocumentLayout, options: ValidateOption
 /** Fewer result rows than this and the document is correspondence, a bill, a form: anything but results. */
 const MIN_RESULT_ROWS = 3;
 
-const VALUE = /^(?:[<>]=?\s*)?\d+(?:\.\d+)?(?:\s*(?:H|L|A|HH|LL|High|Low|Abnormal))?$/i;
-const RANGE = /(?:\d+(?:\.\d+)?\s*-\s*\d+(?:\.\d+)?|[<>]\s*=?\s*\d|>\s*OR\s*=\s*\d)/i;
-const UNIT =
-  /(?:^|[\s(])(?:mg\/dL|g\/dL|mmol\/L|umol\/L|µmol\/L|mEq\/L|U\/L|IU\/L|mIU\/L|uIU\/mL|ng\/mL|ng\/dL|pg\/mL|pg|fL|%|x10E3\/uL|x10E6\/uL|Thousand\/uL|Million\/uL|cells\/uL|mL\/min\/1\.73(?:m2)?|mg\/L|nmol\/L|ug\/dL|mcg\/dL)(?=$|[\s)])/i;
-
 /**
- * A result row: a cell holding a bare measured value, and a reference range or unit elsewhere on the line.
+ * Result rows: a name, a measured value, and a reference range or unit beside it (in either order).
  * Money ($48.00), dates and codes never look like this, which is what separates a lab report from an
  * insurance statement that merely names lab tests.
  */
-function countResultRows(lines: ReadonlyArray<{ text: string; cells: ReadonlyArray<{ text: string }> }>) {
-  let rows = 0;
-  for (const line of lines) {
-    const cells = line.cells.map((cell) => cell.text.trim());
-    const valueAt = cells.findIndex((cell, i) => i > 0 && VALUE.test(cell));
-    if (valueAt < 0) continue;
-    const rest = cells.slice(valueAt + 1).join(' ');
-    if (RANGE.test(rest) || UNIT.test(rest)) rows += 1;
-  }
-  return rows;
+function countResultRows(lines: ReadonlyArray<Pick<Line, 'cells'>>): number {
+  return lines.filter((line) => looksLikeResult(line)).length;
 }
 
 // --- Dates -------------------------------------------------------------------------------------------------
@@ -107,19 +96,29 @@ function isoIfValid(year: number, month: number, day: number): string | null {
 }
 
 const COLLECTED =
-  /\b(?:date\s+collected|collected|collection\s+date(?:\s*\/\s*time)?|date\s+of\s+collection)\s*:?\s*(\d{1,2}\/\d{1,2}\/(?:\d{4}|\d{2}))(?![\d/])/gi;
+  /\b(?:date\s+collected|collected|collection\s+date(?:\s*\/\s*time)?|date\s+of\s+collection)\s*:?\s*(\d{1,2}\/\d{1,2}\/(?:\d{4}|\d{2}))(?![\d/])([^A-Za-z]{0,16}(?:AM|PM)?\s*(UTC|GMT)\b)?/gi;
+
+export interface CollectionDate {
+  text: string;
+  iso: string | null;
+  /** Printed in UTC by a results portal: the calendar day can differ from the laboratory's local one. */
+  utc: boolean;
+}
 
 /**
  * Specimen collection dates, from their labels only: a Labcorp report also prints previous results with
- * their own dates, and those are not this visit's collection date.
+ * their own dates, and those are not this visit's collection date. A portal printout restates the time
+ * in UTC, which can fall on the next day; where the laboratory's own (local) date is printed, only that
+ * counts.
  */
-export function collectionDates(texts: readonly string[]): Array<{ text: string; iso: string | null }> {
-  const out: Array<{ text: string; iso: string | null }> = [];
+export function collectionDates(texts: readonly string[]): CollectionDate[] {
+  const out: CollectionDate[] = [];
   for (const text of texts) {
     for (const m of text.matchAll(COLLECTED)) {
       const [date] = findDates(m[1] ?? '');
-      if (date) out.push({ text: date.text, iso: usDateToIso(date) });
+      if (date) out.push({ text: date.text, iso: usDateToIso(date), utc: m[3] !== undefined });
     }
   }
-  return out;
+  const local = out.filter((date) => !date.utc);
+  return local.length > 0 ? local : out;
 }

@@ -1,28 +1,99 @@
 /**
- * Which laboratory issued a report. The two supported vendors are recognised by how they sign their
- * reports (company name in the letterhead, Labcorp's legal name); any other laboratory is reported by the
- * name it prints, so validation can say which unsupported lab it saw (SPEC.md B5 non_supported_lab).
+ * Which laboratory issued a report, read from the whole document. Logos are images, so a vendor's name
+ * may appear only in a footer (`© ... Laboratory Corporation of America® Holdings`, `Quest, Quest
+ * Diagnostics, the associated logo ...`), a report-version line, a performing-site block or a letterhead.
+ * These signatures are counted over every page; passing mentions in comment prose ("determined by Quest
+ * Diagnostics") are not signatures. Any other laboratory is reported by the name it prints, or by the
+ * name a catalogue of US laboratories knows it by (SPEC.md B5 non_supported_lab, detected_lab).
  */
+import { readFileSync } from 'node:fs';
+import { dataPath } from '../paths.js';
 import type { DocumentLayout, PageLayout } from './pdf-text.js';
 import type { Vendor, VendorDetection } from './types.js';
 
 /** The letterhead sits in the top part of a page; lab names further down are mentions, not signatures. */
 const LETTERHEAD_SHARE = 0.2;
 
-interface VendorMark {
+interface Signature {
   vendor: Vendor;
-  labName: string;
+  /** Tested against each cell's text. */
   pattern: RegExp;
+  /** Only in the letterhead (the top of a page). */
+  letterhead?: boolean;
 }
 
-const VENDOR_MARKS: readonly VendorMark[] = [
-  { vendor: 'quest', labName: 'Quest Diagnostics', pattern: /^quest\s+diagnostics\b/i },
-  {
-    vendor: 'labcorp',
-    labName: 'Labcorp',
-    pattern: /^(labcorp\b|laboratory\s+corporation\s+of\s+america\b)/i,
-  },
+const LAB_NAMES: Record<Vendor, string> = { quest: 'Quest Diagnostics', labcorp: 'Labcorp' };
+
+/** A copyright line names the report's issuer: "© 2025 Quest Diagnostics Incorporated". */
+const COPYRIGHT = String.raw`(?:©|\(c\)|copyright)[^A-Za-z]*(?:\d{4}\s*)?`;
+
+const SIGNATURES: readonly Signature[] = [
+  { vendor: 'quest', pattern: new RegExp(`^${COPYRIGHT}quest\\s+diagnostics\\b`, 'i') },
+  { vendor: 'labcorp', pattern: new RegExp(`^${COPYRIGHT}(?:labcorp|laboratory\\s+corporation)\\b`, 'i') },
+  { vendor: 'quest', pattern: /^quest,\s*quest\s+diagnostics,?\s+the\s+associated\s+logo/i },
+  { vendor: 'quest', pattern: /^quest\s+diagnostics\b/i, letterhead: true },
+  // Performing sites: "QUEST DIAGNOSTICS-WEST HILLS, ...", "Quest Diagnostics/Nichols SJC-..."
+  { vendor: 'quest', pattern: /^quest\s+diagnostics\s*[-/][A-Za-z]/i },
+  { vendor: 'quest', pattern: /\benhanced\s+pdf\s+report\b.*\bpage\s+\d+\s+of\s+\d+/i },
+  { vendor: 'labcorp', pattern: /laboratory\s+corporation\s+of\s+america/i },
+  { vendor: 'labcorp', pattern: /^all\s+rights\s+reserved\s*-\s*enterprise\s+report\s+version/i },
+  { vendor: 'labcorp', pattern: /^labcorp\b/i, letterhead: true },
+  // Performing sites: "Labcorp Burlington", "LabCorp San Diego".
+  { vendor: 'labcorp', pattern: /^labcorp\s+[A-Z][a-z]+$/ },
 ];
+
+export function detectVendor(layout: DocumentLayout): VendorDetection {
+  const counts: Record<Vendor, number> = { quest: 0, labcorp: 0 };
+  for (const page of layout.pages) {
+    for (const vendor of signaturesOn(page)) counts[vendor] += 1;
+  }
+  const best = (Object.keys(counts) as Vendor[]).sort((a, b) => counts[b] - counts[a])[0];
+  if (best && counts[best] > 0) return { vendor: best, labName: LAB_NAMES[best] };
+  return { vendor: null, labName: otherLabName(layout) };
+}
+
+/** The vendors whose signature a page carries: on a portal printout, only the vendor's own copy does. */
+export function signaturesOn(page: PageLayout): Set<Vendor> {
+  const found = new Set<Vendor>();
+  const top = page.height * LETTERHEAD_SHARE;
+  for (const line of page.lines) {
+    for (const cell of line.cells) {
+      const text = cell.text.trim();
+      for (const sig of SIGNATURES) {
+        if (sig.letterhead && line.y > top) continue;
+        if (sig.pattern.test(text)) found.add(sig.vendor);
+      }
+    }
+  }
+  return found;
+}
+
+// --- Other laboratories ------------------------------------------------------------------------------------
+
+interface KnownLab {
+  name: string;
+  aliases: string[];
+}
+
+let knownLabs: Array<{ name: string; pattern: RegExp }> | undefined;
+
+/** US laboratories by the names and product marks they print (data/lab/laboratories.json). */
+function catalogue(): Array<{ name: string; pattern: RegExp }> {
+  if (!knownLabs) {
+    const data = JSON.parse(readFileSync(dataPath('lab', 'laboratories.json'), 'utf8')) as {
+      laboratories: KnownLab[];
+    };
+    knownLabs = data.laboratories.map((lab) => ({
+      name: lab.name,
+      pattern: new RegExp(`\\b(?:${[lab.name, ...lab.aliases].map(escapeRegExp).join('|')})\\b`, 'i'),
+    }));
+  }
+  return knownLabs;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
 
 /** Words that make a cell a laboratory name rather than a heading about laboratories. */
 const LAB_WORD = /\b(laborator(y|ies)|labs?|diagnostics|pathology)\b/i;
@@ -50,6 +121,8 @@ const GENERIC_WORDS = new Set([
   'and',
   'for',
   'a',
+  'no',
+  'number',
   'director',
   'summary',
   'information',
@@ -58,28 +131,6 @@ const GENERIC_WORDS = new Set([
 /** Labels whose value is the laboratory that performed the tests. */
 const PERFORMING_LABEL =
   /^(performing\s+(lab(oratory)?|site|location)|performed\s+(by|at)|testing\s+lab(oratory)?)\s*:\s*/i;
-
-export function detectVendor(layout: DocumentLayout): VendorDetection {
-  for (const page of layout.pages) {
-    const vendor = vendorInLetterhead(page);
-    if (vendor) return { vendor: vendor.vendor, labName: vendor.labName };
-  }
-  return { vendor: null, labName: otherLabName(layout) };
-}
-
-function letterheadCells(page: PageLayout): string[] {
-  const limit = page.height * LETTERHEAD_SHARE;
-  return page.lines.filter((line) => line.y <= limit).flatMap((line) => line.cells.map((cell) => cell.text));
-}
-
-/** A vendor counts only when a cell starts with its name: "Provider: Quest Diagnostics" is a mention. */
-function vendorInLetterhead(page: PageLayout): VendorMark | undefined {
-  for (const text of letterheadCells(page)) {
-    const mark = VENDOR_MARKS.find((m) => m.pattern.test(text.trim()));
-    if (mark) return mark;
-  }
-  return undefined;
-}
 
 function otherLabName(layout: DocumentLayout): string | null {
   const first = layout.pages[0];
@@ -95,13 +146,31 @@ function otherLabName(layout: DocumentLayout): string | null {
       if (named) return named;
     }
   }
-  return null;
+  return knownLabIn(layout);
 }
 
-/** A letterhead cell that names a laboratory: a lab word plus at least one word of its own. */
+/** The catalogue lab named most often in the document. */
+function knownLabIn(layout: DocumentLayout): string | null {
+  const counts = new Map<string, number>();
+  for (const page of layout.pages) {
+    for (const line of page.lines) {
+      for (const lab of catalogue()) {
+        if (lab.pattern.test(line.text)) counts.set(lab.name, (counts.get(lab.name) ?? 0) + 1);
+      }
+    }
+  }
+  return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
+}
+
+function letterheadCells(page: PageLayout): string[] {
+  const limit = page.height * LETTERHEAD_SHARE;
+  return page.lines.filter((line) => line.y <= limit).flatMap((line) => line.cells.map((cell) => cell.text));
+}
+
+/** A letterhead cell that names a laboratory: a lab word plus at least one word of its own, no label. */
 function labNameIn(text: string): string | null {
   const trimmed = text.trim();
-  if (trimmed.includes(':') || !LAB_WORD.test(trimmed)) return null;
+  if (trimmed.includes(':') || /\b(no|#)\.?$/i.test(trimmed) || !LAB_WORD.test(trimmed)) return null;
   return isProperName(trimmed) ? tidyName(trimmed) : null;
 }
 

@@ -29,11 +29,13 @@ describe('buildLines', () => {
       item('GLUCOSE', 48, 100),
       item('89', 168, 100),
     ]);
-    expect(line?.cells).toEqual([
+    expect(line?.cells.map(({ x, text }) => ({ x, text }))).toEqual([
       { x: 48, text: 'GLUCOSE' },
       { x: 168, text: '89' },
       { x: 305, text: '65-99 mg/dL' },
     ]);
+    // Each cell knows where it ends, so columns can be told by overlap.
+    expect(line?.cells.map((c) => c.right)).toEqual([82.65, 177.9, 359.45]);
   });
 
   it('keeps a small raised mark on its line and the line on the main baseline', () => {
@@ -50,7 +52,7 @@ describe('buildLines', () => {
     const rest = item('GLOBIN', 40 + first.width, 100);
     const phrase = item('A1c', 40 + first.width + rest.width + 2.5, 100);
     const [line] = buildLines([first, rest, phrase]);
-    expect(line?.cells).toEqual([{ x: 40, text: 'HEMOGLOBIN A1c' }]);
+    expect(line?.cells.map((c) => c.text)).toEqual(['HEMOGLOBIN A1c']);
   });
 
   it('drops whitespace-only items', () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { splitFlag } from '../../src/lab/vendors/flags.js';
-import { genericColumnRole } from '../../src/lab/vendors/generic.js';
-import { splitRangeAndUnit } from '../../src/lab/vendors/range-unit.js';
+import { cellKind } from '../../src/lab/table/cell-kind.js';
+import { splitFlag } from '../../src/lab/table/flags.js';
+import { columnRole } from '../../src/lab/table/header.js';
+import { splitRangeAndUnit } from '../../src/lab/table/range-unit.js';
 
 describe('splitFlag', () => {
   it.each([
@@ -32,6 +33,7 @@ describe('splitRangeAndUnit (Quest reference range column)', () => {
     ['> OR = 40 mg/dL', '> OR = 40', 'mg/dL'],
     ['> OR = 60 mL/min/1.73m2', '> OR = 60', 'mL/min/1.73m2'],
     ['<200 mg/dL (calc)', '<200', 'mg/dL'],
+    ['<5.0 calc', '<5.0', null],
     ['6-22 (calc)', '6-22', null],
     ['1.0-2.5 (calc)', '1.0-2.5', null],
     ['<5.7 % of total Hgb', '<5.7', '% of total Hgb'],
@@ -49,28 +51,69 @@ describe('splitRangeAndUnit (Quest reference range column)', () => {
   });
 });
 
-describe('genericColumnRole', () => {
+describe('columnRole', () => {
   it.each([
     ['Test', 'name'],
+    ['TESTS', 'name'],
+    ['Test Name', 'name'],
     ['Analyte', 'name'],
+    ['Analyte Name', 'name'],
     ['Component', 'name'],
+    ['Examination', 'name'],
     ['Result', 'value'],
+    ['RESULT', 'value'],
+    ['Current Result and Flag', 'value'],
     ['Your Value', 'value'],
     ['In Range', 'value'],
     ['Out Of Range', 'value'],
+    ['Out Range', 'value'],
+    ['Finding', 'value'],
     ['Flag', 'flag'],
+    ['Abnormal', 'flag'],
     ['Units', 'unit'],
+    ['UOM', 'unit'],
     ['Reference Range', 'range'],
-    ['Reference Interval', 'range'],
+    ['REFERENCE INTERVAL', 'range'],
     ['Standard Range', 'range'],
-    ['Previous Result and Date', 'ignore'],
-    ['Lab', 'ignore'],
+    ['Normal Range', 'range'],
+    ['Previous Result and Date', 'previous'],
+    ['Historical', 'previous'],
+    ['Lab', 'lab'],
+    ['Site', 'lab'],
+    ['Result & Risk', 'risk'],
   ])('%s -> %s', (label, role) => {
-    expect(genericColumnRole(label)).toBe(role);
+    expect(columnRole(label)).toBe(role);
   });
 
   it('recognises no column in ordinary text', () => {
-    expect(genericColumnRole('Glucose')).toBeNull();
-    expect(genericColumnRole('87')).toBeNull();
+    expect(columnRole('Glucose')).toBeNull();
+    expect(columnRole('87')).toBeNull();
+    expect(columnRole('This result should be interpreted with the reference range in mind')).toBeNull();
+  });
+});
+
+describe('cellKind', () => {
+  it.each([
+    ['87', 'number'],
+    ['1,250', 'number'],
+    ['2+', 'number'],
+    ['<10', 'bounded'],
+    ['< OR = 4.0', 'bounded'],
+    ['>=30.5', 'bounded'],
+    ['0.0-1.2', 'interval'],
+    ['65 H', 'valueFlag'],
+    ['<1.0 L', 'valueFlag'],
+    ['High', 'flag'],
+    ['10-50 nmol/L', 'rangeUnit'],
+    ['>25 % (calc)', 'rangeUnit'],
+    ['x10E3/uL', 'unit'],
+    ['mL/min/1.73', 'unit'],
+    ['/HPF', 'unit'],
+    ['02/27/2025', 'date'],
+    ['Collected: 11/13/2024 03:32 PM UTC', 'date'],
+    ['Dir: Someone, MD', 'label'],
+    ['NEGATIVE', 'text'],
+  ])('%j -> %s', (text, kind) => {
+    expect(cellKind(text)).toBe(kind);
   });
 });

@@ -3,40 +3,8 @@
  * scored in extract-accuracy.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { buildLines, type TextItem } from '../../src/lab/layout.js';
-import type { DocumentLayout, PageLayout } from '../../src/lab/pdf-text.js';
-import { parseReport } from '../../src/lab/vendors/parse-report.js';
-
-/** Cells of one line: [x, text] or [x, text, fontSize]. */
-type CellSpec = [number, string] | [number, string, number];
-
-function line(y: number, ...cells: CellSpec[]): TextItem[] {
-  return cells.map(([x, str, size = 9]) => ({
-    str,
-    x,
-    y,
-    width: str.length * size * 0.5,
-    height: size,
-    fontSize: size,
-  }));
-}
-
-/** A small mark printed above the baseline of the line at y (Labcorp's performing-lab code). */
-function raised(x: number, y: number, str: string): TextItem {
-  return { str, x, y: y - 2, width: str.length * 3, height: 5.5, fontSize: 5.5 };
-}
-
-function page(pageNumber: number, ...lines: Array<TextItem[] | TextItem>): PageLayout {
-  const items = lines.flat();
-  return { pageNumber, width: 612, height: 792, items, lines: buildLines(items) };
-}
-
-const doc = (...pages: PageLayout[]): DocumentLayout => ({ pages, hasTextLayer: true });
-
-/** The same document as a layout rebuilt without text items (no font sizes, no raised marks). */
-function withoutItems(layout: DocumentLayout): DocumentLayout {
-  return { ...layout, pages: layout.pages.map((p) => ({ ...p, items: [] })) };
-}
+import { parseReport } from '../../src/lab/table/parse-report.js';
+import { type CellSpec, doc, line, page, raised, withoutItems } from './support/hand-layout.js';
 
 const QUEST_HEADER = line(
   190,

@@ -140,8 +140,19 @@ describe('dates', () => {
         'Specimen Collected: 1/10/2025',
       ]),
     ).toEqual([
-      { text: '01/10/2025', iso: '2025-01-10' },
-      { text: '1/10/2025', iso: '2025-01-10' },
+      { text: '01/10/2025', iso: '2025-01-10', utc: false },
+      { text: '1/10/2025', iso: '2025-01-10', utc: false },
+    ]);
+  });
+
+  it("prefers the laboratory's local collection date to a portal's UTC restatement of it", () => {
+    const portal = [
+      'LIPID PANEL Collected: 06/04/2025 01:30 AM UTC Received: 06/04/2025 02:10 AM UTC',
+      'Collected: 06/03/2025 / 18:30 PDT',
+    ];
+    expect(collectionDates(portal)).toEqual([{ text: '06/03/2025', iso: '2025-06-03', utc: false }]);
+    expect(collectionDates(portal.slice(0, 1))).toEqual([
+      { text: '06/04/2025', iso: '2025-06-04', utc: true },
     ]);
   });
 });

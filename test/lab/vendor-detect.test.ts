@@ -71,3 +71,49 @@ describe('detectVendor on other letterheads', () => {
     ).toBeNull();
   });
 });
+
+describe('detectVendor from the whole document (logos are images)', () => {
+  const below = (...footer: string[]) => [
+    'Patient Report',
+    ...Array.from({ length: 30 }, (_, i) => `Line ${i}`),
+    ...footer,
+  ];
+
+  it('finds Labcorp by the copyright footer that carries its legal name', () => {
+    const lines = below('©2025 Laboratory Corporation of America® Holdings');
+    expect(detectVendor(layoutOf(...lines))).toEqual({ vendor: 'labcorp', labName: 'Labcorp' });
+  });
+
+  it('finds Labcorp by its report-version line', () => {
+    const lines = below('All Rights Reserved - Enterprise Report Version: 1.00');
+    expect(detectVendor(layoutOf(...lines)).vendor).toBe('labcorp');
+  });
+
+  it('finds Quest by its trademark footer', () => {
+    const lines = below(
+      'Quest, Quest Diagnostics, the associated logo and all associated Quest Diagnostics marks are the trademarks of Quest Diagnostics.',
+    );
+    expect(detectVendor(layoutOf(...lines))).toEqual({ vendor: 'quest', labName: 'Quest Diagnostics' });
+  });
+
+  it('finds Quest by a performing-site line', () => {
+    const lines = below('QUEST DIAGNOSTICS-WEST HILLS, 1 EXAMPLE AVENUE, WEST HILLS, CA');
+    expect(detectVendor(layoutOf(...lines)).vendor).toBe('quest');
+  });
+
+  it('takes no passing mention in comment prose for a signature', () => {
+    const lines = below(
+      'This test was developed and its performance characteristics determined by Quest Diagnostics.',
+    );
+    expect(detectVendor(layoutOf(...lines)).vendor).toBeNull();
+  });
+
+  it('names another laboratory by a catalogued product mark when its letterhead is an image', () => {
+    const lines = below('Lipids and Apolipoproteins   Boston Heart HDL Map® Test');
+    expect(detectVendor(layoutOf(...lines))).toEqual({ vendor: null, labName: 'Boston Heart Diagnostics' });
+  });
+
+  it('never takes a label such as "Lab No." for a laboratory name', () => {
+    expect(detectVendor(layoutOf('Lab No.', 'Laboratory No', 'Patient Report')).labName).toBeNull();
+  });
+});

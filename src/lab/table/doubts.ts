@@ -44,6 +44,11 @@ export function withoutNameFlag(pageNumber: number): ValidationFlag {
   return flag('result_without_name', 'warning', 'A result row without a test name was skipped', pageNumber);
 }
 
+/** Seen but not read: named by page only, as the line's text could hold anything. */
+export function unreadRowFlag(pageNumber: number): ValidationFlag {
+  return flag('unread_row', 'warning', 'A line that looks like a result was not read', pageNumber);
+}
+
 export function noTableFlag(): ValidationFlag {
   return {
     code: 'no_results_table',

@@ -2,7 +2,21 @@
  * Abnormal flags printed next to a value (`120 H`, `30 High`, `TRACE A`). The value is reported without
  * them (SPEC.md B3 resultValue is the measured value); the flag is kept apart on the parsed row.
  */
-const FLAG_WORDS = new Set(['H', 'L', 'A', 'HH', 'LL', 'AA', 'HIGH', 'LOW', 'ABNORMAL', 'CRITICAL', 'ABN']);
+const FLAG_WORDS = new Set([
+  'H',
+  'L',
+  'A',
+  'HH',
+  'LL',
+  'AA',
+  'HI',
+  'LO',
+  'HIGH',
+  'LOW',
+  'ABNORMAL',
+  'CRITICAL',
+  'ABN',
+]);
 
 export interface FlaggedValue {
   value: string | null;
@@ -20,6 +34,12 @@ export function splitFlag(text: string): FlaggedValue {
   return { value: trimmed.slice(0, at), flag: last };
 }
 
+/** `*H`, `H*`: some labs star the flag; the star adds nothing to it. */
 export function isFlag(word: string): boolean {
-  return FLAG_WORDS.has(word.trim().toUpperCase());
+  return FLAG_WORDS.has(
+    word
+      .trim()
+      .replace(/^\*|\*$/g, '')
+      .toUpperCase(),
+  );
 }

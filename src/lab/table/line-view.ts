@@ -1,9 +1,10 @@
 /**
  * Lines of a page with what the text layer says beyond their text: the size of their main font and the
- * small raised marks printed on them (Labcorp's performing-lab code, footnote numbers). Vendor parsers use
- * the font to tell panel headings and comments from result rows, and drop the raised marks from names.
+ * small raised marks printed on them (Labcorp's performing-lab code and footnote letters, "A, 01"). The
+ * marks are taken out of the cells, so a test name never carries them, and kept apart: a name followed
+ * by a mark is complete, which tells a sub-heading from the wrapped tail of the row above it.
  */
-import type { Cell } from '../layout.js';
+import { type Cell, cellsOf } from '../layout.js';
 import type { PageLayout } from '../pdf-text.js';
 
 export interface LineView {
@@ -12,7 +13,7 @@ export interface LineView {
   cells: Cell[];
   /** Size of the line's largest text; null when the layout carries no text items (e.g. rebuilt by OCR). */
   font: number | null;
-  /** Text of small marks printed above the baseline. */
+  /** Text of small marks printed above the baseline, in reading order. */
   raised: string[];
 }
 
@@ -31,23 +32,35 @@ export function viewLines(page: PageLayout): LineView[] {
   }));
   if (views.length === 0) return views;
   const itemsByLine = views.map(() => [] as PageLayout['items']);
-  for (const item of page.items) itemsByLine[nearestLine(views, item.y)]?.push(item);
+  for (const item of page.items) {
+    if (item.str.trim() !== '') itemsByLine[nearestLine(views, item.y)]?.push(item);
+  }
   views.forEach((view, i) => {
     const items = itemsByLine[i] ?? [];
     if (items.length === 0) return;
     const font = Math.max(...items.map((item) => item.fontSize));
+    const isRaised = (item: (typeof items)[number]) =>
+      item.fontSize < RAISED_SIZE * font && item.y < view.y - RAISED_LIFT * font;
     view.font = font;
-    view.raised = items
-      .filter((item) => item.fontSize < RAISED_SIZE * font && item.y < view.y - RAISED_LIFT * font)
-      .map((item) => item.str.trim());
+    const raised = items.filter(isRaised).sort((a, b) => a.x - b.x);
+    if (raised.length === 0) return;
+    view.raised = raised.map((item) => item.str.trim());
+    view.cells = cellsOf(items.filter((item) => !isRaised(item)));
   });
-  return views;
+  return views.filter((view) => view.cells.length > 0);
 }
 
+/** Lines are sorted by y: a binary search finds the closest baseline. */
 function nearestLine(views: readonly LineView[], y: number): number {
-  let best = 0;
-  views.forEach((view, i) => {
-    if (Math.abs(view.y - y) < Math.abs((views[best]?.y ?? 0) - y)) best = i;
-  });
-  return best;
+  let lo = 0;
+  let hi = views.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((views[mid]?.y ?? 0) < y) lo = mid + 1;
+    else hi = mid;
+  }
+  const before = lo > 0 ? lo - 1 : lo;
+  const dLo = Math.abs((views[lo]?.y ?? 0) - y);
+  const dBefore = Math.abs((views[before]?.y ?? 0) - y);
+  return dBefore < dLo ? before : lo;
 }

@@ -15,8 +15,8 @@ const LEADING_RANGE = new RegExp(
   String.raw`^(?:${NUMBER}\s*(?:-|–|to)\s*${NUMBER}|(?:[<>]\s*(?:OR\s*)?=?|[≤≥])\s*${NUMBER})(?=\s|$)`,
   'i',
 );
-/** `(calc)` marks a calculated result; it is neither range nor unit. */
-const CALC = /\s*\(calc\)\s*$/i;
+/** `(calc)` (or a bare `calc`) marks a calculated result; it is neither range nor unit. */
+const CALC = /\s*(?:\(calc\)|\bcalc)\s*$/i;
 
 export function splitRangeAndUnit(text: string): RangeAndUnit {
   const column = text.replace(CALC, '').trim().replace(/\s+/g, ' ');

@@ -1,0 +1,193 @@
+/**
+ * The lines of a page that belong to its results table, each read into its parts. A page with a header
+ * row is read from that header down to its footer; each later header (Labcorp repeats one under every
+ * panel heading) resets the columns. A page without a recognisable header is read in strict mode: only
+ * lines that are unmistakably result rows by their content count, so a table drawn with header words we
+ * never saw degrades to fewer results, not to none.
+ */
+import { cellKind, QUALITATIVE } from './cell-kind.js';
+import { columnRole, readHeader, type TableHeader } from './header.js';
+import { inferColumns, isCandidateRow } from './infer-columns.js';
+import type { LineView } from './line-view.js';
+import { type LineRead, readLine } from './row-reader.js';
+
+export interface TableLine extends LineRead {
+  header: TableHeader | null;
+  /** Read without a header: only result-like lines are kept. */
+  strict: boolean;
+  /** Read with columns inferred from content, not named by header words: less sure than a header. */
+  inferred: boolean;
+}
+
+const PAGE_NUMBER = /^(page\s+)?\d+\s*(of|\/)\s*\d+$|\bpage\s+\d+\s+of\s+\d+\b/i;
+/** Blocks that follow the results: the performing sites and their directors. */
+const AFTER_RESULTS = /^(performing\s+(site|sites|lab|labs|laboratory|laboratories|location)\b)/i;
+/** A heading just above a table header is at most this many of its font sizes above it. */
+const HEADING_GAP = 2.2;
+
+export interface PageTable {
+  lines: TableLine[];
+  /** The page's last header, whose columns a following page without its own header continues. */
+  lastHeader: TableHeader | null;
+}
+
+/**
+ * Labcorp draws interpretive information (percentile scales, risk categories) under a rule of dashes or
+ * underscores printed as text, and usually closes it with another: nothing in such a box is a result,
+ * even where it looks like one. A box left open ends at the next table header or at the next row marked
+ * as a result (a performing-site code or a raised mark after its name), and at the end of the page.
+ */
+const RULE = /^[-_]{10,}$/;
+
+/**
+ * A page's table lines. Lines above the page's first header (a panel continued from the previous page,
+ * before the header is repeated) and pages without any header are read in strict mode, with the columns
+ * of the previous page's header when there was one.
+ */
+export function tableLinesOf(pageViews: readonly LineView[], carried: TableHeader | null): PageTable {
+  const headers = pageViews.map((view) => readHeader(view));
+  const views = outsideBoxes(pageViews, headers, carried);
+  if (!headers.some((header) => header !== null)) {
+    const inferred = inferredTable(views);
+    if (inferred) return inferred;
+  }
+  const out: TableLine[] = [];
+  let header: TableHeader | null = null;
+  for (const [i, view] of views.entries()) {
+    const found = readHeader(view);
+    if (found) {
+      const above = views[i - 1];
+      if (!header && above && isHeadingAbove(above, view)) out.push(tableLine(above, found, false));
+      header = found;
+      continue;
+    }
+    if (!header) {
+      const strict = strictLine(view, carried);
+      if (strict) out.push(strict);
+      continue;
+    }
+    if (endsTable(view)) break;
+    out.push(tableLine(view, header, false));
+  }
+  return { lines: out, lastHeader: header ?? carried };
+}
+
+/** The page without its rules and what they box in. */
+function outsideBoxes(
+  views: readonly LineView[],
+  headers: ReadonlyArray<TableHeader | null>,
+  carried: TableHeader | null,
+): LineView[] {
+  const out: LineView[] = [];
+  let header = carried;
+  let inBox = false;
+  for (const [i, view] of views.entries()) {
+    if (view.cells.length === 1 && RULE.test(view.cells[0]?.text.trim() ?? '')) {
+      inBox = !inBox;
+      continue;
+    }
+    const found = headers[i] ?? null;
+    if (inBox && !found && !isMarkedRow(view, header)) continue;
+    inBox = false;
+    header = found ?? header;
+    out.push(view);
+  }
+  return out;
+}
+
+/**
+ * A page whose header words we do not know: columns inferred from the rows' content, read from just under
+ * the line that heads them (or from the first row) to the page's footer.
+ */
+function inferredTable(views: readonly LineView[]): PageTable | null {
+  const header = inferColumns(views);
+  if (!header) return null;
+  const first = views.findIndex(isCandidateRow);
+  if (first < 0) return null;
+  let start = first;
+  for (let i = first - 1; i >= 0; i--) {
+    if (isHeaderLike(views[i] as LineView)) {
+      start = i + 1;
+      break;
+    }
+  }
+  if (start === first && first > 0 && isHeadingAbove(views[first - 1] as LineView, views[first] as LineView))
+    start = first - 1;
+  const lines: TableLine[] = [];
+  for (const view of views.slice(start)) {
+    if (endsTable(view)) break;
+    lines.push(tableLine(view, header, false, true));
+  }
+  return { lines, lastHeader: header };
+}
+
+/** Column labels: three or more cells of words, none a result word or a `Label: value` pair. */
+function isHeaderLike(view: LineView): boolean {
+  return (
+    view.cells.length >= 3 &&
+    view.cells.every((cell) => cellKind(cell.text) === 'text' && !QUALITATIVE.test(cell.text.trim()))
+  );
+}
+
+function isColumnWord(text: string): boolean {
+  const role = columnRole(text);
+  return role !== null && role !== 'name';
+}
+
+/** A row that carries the marks of a result: a value, and a site code or a raised mark after its name. */
+function isMarkedRow(view: LineView, header: TableHeader | null): boolean {
+  if (!header) return false;
+  const line = readLine(view, header);
+  return line.name !== '' && line.value !== null && (line.labCode || view.raised.length > 0);
+}
+
+function tableLine(view: LineView, header: TableHeader | null, strict: boolean, inferred = false): TableLine {
+  return { ...readLine(view, header), header, strict, inferred };
+}
+
+/** Outside a header's table, only what is unmistakably a result row or a continued panel's heading. */
+function strictLine(view: LineView, carried: TableHeader | null): TableLine | null {
+  if (looksLikeResult(view)) return tableLine(view, carried, true);
+  if (carried && view.cells.length === 1 && CONTINUED_HEADING.test(view.cells[0]?.text ?? ''))
+    return tableLine(view, carried, true);
+  return null;
+}
+
+const CONTINUED_HEADING = /\((cont\.?|continued)\)\s*$/i;
+
+function endsTable(view: LineView): boolean {
+  const first = view.cells[0]?.text.trim() ?? '';
+  if (AFTER_RESULTS.test(first)) return true;
+  return view.cells.some((cell) => PAGE_NUMBER.test(cell.text.trim()));
+}
+
+function isHeadingAbove(previous: LineView, headerLine: LineView): boolean {
+  if (previous.cells.length !== 1) return false;
+  const size = headerLine.font ?? previous.font ?? 10;
+  return headerLine.y - previous.y <= HEADING_GAP * size;
+}
+
+/**
+ * What any reader would take for a result row, whatever the layout: a test name, then a number of its
+ * own, then a unit or a reference range in a cell of its own. Interpretive text ("Males: 0.3-13.4
+ * ng/mL"), band tables ("Moderate 1000 - 1299") and labels ("Age: 40") do not qualify.
+ */
+export function looksLikeResult(view: Pick<LineView, 'cells'>): boolean {
+  const [first, ...rest] = view.cells;
+  if (!first || rest.length === 0) return false;
+  const name = first.text.trim();
+  if (!/^(?:[A-Za-z%(]|\d+[-,]?\s?[A-Za-z])/.test(name) || (name.match(/[A-Za-z]/g) ?? []).length < 2)
+    return false;
+  // "In Range  17.0 g/dL" on a dashboard printout: a column word, not a test.
+  if (cellKind(name) !== 'text' || isColumnWord(name)) return false;
+  if (rest.some((cell) => PAGE_NUMBER.test(cell.text.trim()))) return false;
+  const kinds = rest.map((cell) => cellKind(cell.text));
+  if (kinds.includes('valueUnit')) return true;
+  const valueAt = kinds.findIndex((kind) => kind === 'number' || kind === 'valueFlag');
+  if (valueAt < 0) return false;
+  // Labs print the range before the result as often as after it.
+  return kinds.some(
+    (kind, i) =>
+      i !== valueAt && (kind === 'unit' || kind === 'rangeUnit' || kind === 'interval' || kind === 'bounded'),
+  );
+}

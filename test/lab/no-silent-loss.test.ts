@@ -1,0 +1,133 @@
+/**
+ * Never silently empty, never silently partial: real PDFs drawn here with pdfkit, run through the whole
+ * pipeline. An accepted report with nothing readable fails with no_results; what looks like a result but
+ * is not read is flagged with its page and counted in `coverage`; a text layer of glyph codes is not
+ * "non-English".
+ */
+import PDFDocument from 'pdfkit';
+import { describe, expect, it } from 'vitest';
+import { NoResultsError } from '../../src/lab/errors.js';
+import { extractLayout } from '../../src/lab/pdf-text.js';
+import { runPipeline } from '../../src/lab/pipeline.js';
+import { isReadableText } from '../../src/lab/readable-text.js';
+
+type Draw = (doc: PDFKit.PDFDocument) => void;
+
+function pdf(draw: Draw): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    const doc = new PDFDocument({ size: 'LETTER', margin: 36, info: { CreationDate: new Date(0) } });
+    const chunks: Buffer[] = [];
+    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+    doc.on('end', () => resolve(new Uint8Array(Buffer.concat(chunks))));
+    doc.on('error', reject);
+    draw(doc);
+    doc.end();
+  });
+}
+
+const row = (doc: PDFKit.PDFDocument, y: number, cells: Array<[number, string]>): void => {
+  for (const [x, text] of cells) doc.text(text, x, y, { lineBreak: false });
+};
+
+/** A Labcorp report: the vendor only in its copyright footer, as on the genuine ones. */
+function labcorpPage(doc: PDFKit.PDFDocument, body: Draw): void {
+  doc.font('Helvetica').fontSize(9);
+  row(doc, 60, [[36, 'Patient Report']]);
+  row(doc, 80, [[36, 'Date Collected: 03/14/2025']]);
+  body(doc);
+  row(doc, 740, [[36, '©2025 Laboratory Corporation of America® Holdings']]);
+}
+
+describe('never silently empty, never silently partial', () => {
+  it('fails an accepted report whose only result-like lines sit in an interpretive box with no_results', async () => {
+    const bytes = await pdf((doc) =>
+      labcorpPage(doc, (d) => {
+        row(d, 120, [[36, '----------------------------------------------------------']]);
+        row(d, 134, [
+          [36, 'Glucose'],
+          [200, '94'],
+          [300, 'mg/dL'],
+          [400, '70-99'],
+        ]);
+        row(d, 148, [
+          [36, 'Sodium'],
+          [200, '140'],
+          [300, 'mmol/L'],
+          [400, '134-144'],
+        ]);
+        row(d, 162, [
+          [36, 'Potassium'],
+          [200, '4.2'],
+          [300, 'mmol/L'],
+          [400, '3.5-5.2'],
+        ]);
+        row(d, 176, [[36, '----------------------------------------------------------']]);
+      }),
+    );
+    const outcome = runPipeline(bytes);
+    await expect(outcome).rejects.toBeInstanceOf(NoResultsError);
+    await expect(outcome).rejects.toMatchObject({ code: 'no_results' });
+  });
+
+  it('reads what it can, and flags and counts the result-like line it could not read', async () => {
+    const bytes = await pdf((doc) =>
+      labcorpPage(doc, (d) => {
+        row(d, 120, [
+          [36, 'Test'],
+          [200, 'Result'],
+          [300, 'Units'],
+          [400, 'Reference Interval'],
+        ]);
+        row(d, 134, [
+          [36, 'Glucose'],
+          [200, '94'],
+          [300, 'mg/dL'],
+          [400, '70-99'],
+        ]);
+        row(d, 148, [
+          [36, 'Sodium'],
+          [200, '140'],
+          [300, 'mmol/L'],
+          [400, '134-144'],
+        ]);
+        row(d, 162, [
+          [36, 'Potassium'],
+          [200, '4.2'],
+          [300, 'mmol/L'],
+          [400, '3.5-5.2'],
+        ]);
+        row(d, 200, [[400, 'Page 1 of 1']]);
+        // Printed under the page number, where no table is read.
+        row(d, 220, [
+          [36, 'Chloride'],
+          [200, '101'],
+          [300, 'mmol/L'],
+          [400, '96-106'],
+        ]);
+      }),
+    );
+    const outcome = await runPipeline(bytes);
+    if (outcome.status !== 'completed') throw new Error(`expected completed, got ${outcome.status}`);
+    const names = outcome.result.panels.flatMap((p) => p.panelResults.map((r) => r.biomarker));
+    expect(names).toEqual(['Glucose', 'Sodium', 'Potassium']);
+    expect(outcome.result.validationFlags).toContainEqual({
+      code: 'unread_row',
+      severity: 'warning',
+      message: 'A line that looks like a result was not read',
+      pageNumber: 1,
+    });
+    expect(outcome.result.coverage).toEqual({ resultsRead: 3, resultLikeRows: 4, ratio: 0.75 });
+    expect(outcome.result.labName).toBe('Labcorp');
+  });
+
+  it('takes a text layer of glyph codes for unreadable text, not for a foreign language', async () => {
+    const layout = await extractLayout(await pdf((doc) => row(doc, 100, [[36, 'Glucose 94 mg/dL 70-99']])));
+    expect(isReadableText(layout)).toBe(true);
+    const glyphs = '\u0001\u0002\u0003\u0004\u0005\u0006\u0007\u0010\u0011\u0012'.repeat(6);
+    const garbled = {
+      ...layout,
+      pages: layout.pages.map((p) => ({ ...p, items: p.items.map((item) => ({ ...item, str: glyphs })) })),
+    };
+    expect(isReadableText(garbled)).toBe(false);
+  });
+});

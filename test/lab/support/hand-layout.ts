@@ -1,0 +1,34 @@
+import { buildLines, type TextItem } from '../../../src/lab/layout.js';
+import type { DocumentLayout, PageLayout } from '../../../src/lab/pdf-text.js';
+
+/** Cells of one line: [x, text] or [x, text, fontSize]. */
+export type CellSpec = [number, string] | [number, string, number];
+
+/** One printed line of cells at baseline y; glyphs half their font size wide. */
+export function line(y: number, ...cells: CellSpec[]): TextItem[] {
+  return cells.map(([x, str, size = 9]) => ({
+    str,
+    x,
+    y,
+    width: str.length * size * 0.5,
+    height: size,
+    fontSize: size,
+  }));
+}
+
+/** A small mark printed above the baseline of the line at y (Labcorp's performing-lab code). */
+export function raised(x: number, y: number, str: string): TextItem {
+  return { str, x, y: y - 2, width: str.length * 3, height: 5.5, fontSize: 5.5 };
+}
+
+export function page(pageNumber: number, ...lines: Array<TextItem[] | TextItem>): PageLayout {
+  const items = lines.flat();
+  return { pageNumber, width: 612, height: 792, items, lines: buildLines(items) };
+}
+
+export const doc = (...pages: PageLayout[]): DocumentLayout => ({ pages, hasTextLayer: true });
+
+/** The same document as a layout rebuilt without text items (no font sizes, no raised marks). */
+export function withoutItems(layout: DocumentLayout): DocumentLayout {
+  return { ...layout, pages: layout.pages.map((p) => ({ ...p, items: [] })) };
+}
