@@ -1,19 +1,45 @@
 /**
- * Lab extraction throughput: a batch of fixture PDFs through the real engine, two workers and two
- * extraction threads, over a real SQLite file. Prints PDFs/s and the median and p95 time per PDF (from
- * the handler's start to its outcome: thread transfer, parse, PHI, validation, results, status writes).
- * `npm run bench -- lab [count]`, default 60.
+ * Lab extraction, two parts.
+ *
+ * Throughput: a batch of fixture PDFs through the real engine, two workers and two extraction threads,
+ * over a real SQLite file. Prints PDFs/s and the median and p95 time per PDF (from the handler's start to
+ * its outcome: thread transfer, parse, PHI, validation, results, status writes). The batch cycles through
+ * the idealised fixture families only (quest-classic, labcorp-classic), so the figures stay comparable
+ * with earlier runs.
+ *
+ * Accuracy: every completed fixture of each committed family, and a held-out draw of reports in layouts no
+ * fixture uses (fixtures/labs/gen/held-out.ts, drawn in memory, never written to the fixtures), through
+ * runPipeline in-process. Prints per family the results' F1 and, over matched rows, how many carry the
+ * right value, unit, range, page and LOINC code (bench/support/score-extraction.ts), then the held-out
+ * target.
+ *
+ * `npm run bench -- lab [count] [--seed N]`: count of throughput PDFs (default 60, at least 50), seed of
+ * the held-out draw (default 7331).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createMeasure } from '../fixtures/labs/gen/draw.js';
+import type { ExpectedExtraction } from '../fixtures/labs/gen/expected.js';
+import { HELD_OUT_DEFAULT_SEED, heldOutFixtures } from '../fixtures/labs/gen/held-out.js';
+import { createRng, seedFor } from '../fixtures/labs/gen/rng.js';
 import { Engine } from '../src/engine/engine.js';
 import { JobRegistry } from '../src/engine/registry.js';
 import { labExtractKind, submitLabFile } from '../src/lab/job.js';
+import { runPipeline } from '../src/lab/pipeline.js';
 import { closeSharedThreadPool } from '../src/lab/thread-pool.js';
-import { manifest, pdfBytes } from '../test/lab/fixture-files.js';
+import { expectedExtraction, manifest, pdfBytes } from '../test/lab/fixture-files.js';
+import {
+  type ExtractionScore,
+  type FoundRow,
+  rowsOf,
+  scoreExtraction,
+  type TruthRow,
+} from './support/score-extraction.js';
 
 const WORKERS = 2;
+const THROUGHPUT_FAMILIES = new Set(['quest-classic', 'labcorp-classic']);
+const HELD_OUT_TARGET_F1 = 0.95;
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
@@ -24,11 +50,34 @@ function uniqueCopy(pdf: Uint8Array, n: number): Uint8Array {
   return Buffer.concat([pdf, Buffer.from(`\n% bench copy ${n}\n`)]);
 }
 
+interface Args {
+  count: number;
+  seed: number;
+}
+
+function parseArgs(args: readonly string[]): Args {
+  let count = 60;
+  let seed = HELD_OUT_DEFAULT_SEED;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] ?? '';
+    if (arg === '--seed') seed = Number(args[++i]);
+    else if (arg.startsWith('--seed=')) seed = Number(arg.slice('--seed='.length));
+    else if (/^\d+$/.test(arg)) count = Number(arg);
+  }
+  if (!Number.isInteger(seed)) throw new Error('--seed takes an integer');
+  return { count: Math.max(50, count), seed };
+}
+
 export async function run(args: string[] = []): Promise<void> {
-  const count = Math.max(50, Number(args[0] ?? 60));
+  const { count, seed } = parseArgs(args);
+  await throughput(count);
+  await accuracy(seed);
+}
+
+async function throughput(count: number): Promise<void> {
   process.env.ASSAY_THREADS = String(WORKERS);
   const sources = manifest()
-    .filter((e) => e.expect.status === 'completed')
+    .filter((e) => e.expect.status === 'completed' && THROUGHPUT_FAMILIES.has(e.family))
     .map((e) => pdfBytes(e.name));
   const home = mkdtempSync(join(tmpdir(), 'assay-bench-lab-'));
   const times: number[] = [];
@@ -78,4 +127,151 @@ export async function run(args: string[] = []): Promise<void> {
     await closeSharedThreadPool();
     rmSync(home, { recursive: true, force: true });
   }
+}
+
+/** One report to score: its bytes and the rows a correct extraction returns. */
+interface Case {
+  name: string;
+  pdf: Uint8Array;
+  truth: TruthRow[];
+}
+
+function truthOf(expected: ExpectedExtraction): TruthRow[] {
+  return expected.panels.flatMap((panel) =>
+    panel.panelResults.map((r) => ({
+      name: r.biomarker,
+      value: r.resultValue,
+      unit: r.resultUnit,
+      range: r.referenceRangeText,
+      page: r.pageNumber,
+      loinc: r.loincCode,
+    })),
+  );
+}
+
+function committedFamilies(): Map<string, Case[]> {
+  const families = new Map<string, Case[]>();
+  for (const entry of manifest()) {
+    if (entry.expect.status !== 'completed') continue;
+    const cases = families.get(entry.family) ?? [];
+    cases.push({
+      name: entry.name,
+      pdf: pdfBytes(entry.name),
+      truth: truthOf(expectedExtraction(entry.name)),
+    });
+    families.set(entry.family, cases);
+  }
+  return families;
+}
+
+async function heldOutCases(seed: number): Promise<Case[]> {
+  const measure = createMeasure();
+  const cases: Case[] = [];
+  for (const fixture of heldOutFixtures(seed)) {
+    const built = await fixture.build({ measure, rng: createRng(seedFor(fixture.name)) });
+    if (!built.extraction) throw new Error(`${fixture.name}: no expected results`);
+    cases.push({ name: fixture.name, pdf: new Uint8Array(built.pdf), truth: truthOf(built.extraction) });
+  }
+  return cases;
+}
+
+interface CaseResult {
+  name: string;
+  /** completed, or what the pipeline ended with instead (status, rejection reason, error). */
+  outcome: string;
+  score: ExtractionScore;
+}
+
+async function scoreCase(c: Case): Promise<CaseResult> {
+  let found: FoundRow[] = [];
+  let outcome: string;
+  try {
+    const result = await runPipeline(c.pdf, {});
+    outcome =
+      result.status === 'completed'
+        ? 'completed'
+        : `${result.status}${'rejection_reason' in result ? ` (${result.rejection_reason})` : ''}`;
+    if (result.status === 'completed') found = rowsOf(result.result.panels);
+  } catch (error) {
+    outcome = `error (${error instanceof Error ? error.name : 'unknown'})`;
+  }
+  return { name: c.name, outcome, score: scoreExtraction(c.truth, found) };
+}
+
+/** Scores pooled over a family's reports: rows counted across reports, never paired across them. */
+interface FamilyScore {
+  reports: number;
+  truth: number;
+  found: number;
+  matched: number;
+  f1: number;
+  value: number;
+  unit: number;
+  range: number;
+  page: number;
+  loinc: number | null;
+  notCompleted: string[];
+}
+
+function pool(results: readonly CaseResult[]): FamilyScore {
+  const sum = (f: (s: ExtractionScore) => number): number => results.reduce((n, r) => n + f(r.score), 0);
+  const truth = sum((s) => s.truth);
+  const found = sum((s) => s.found);
+  const matched = sum((s) => s.matched);
+  const precision = found === 0 ? 0 : matched / found;
+  const recall = truth === 0 ? 1 : matched / truth;
+  const over = (f: (s: ExtractionScore) => number): number =>
+    matched === 0 ? 0 : sum((s) => f(s) * s.matched) / matched;
+  const loincRows = sum((s) => s.loincRows);
+  return {
+    reports: results.length,
+    truth,
+    found,
+    matched,
+    f1: precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall),
+    value: over((s) => s.valueAccuracy),
+    unit: over((s) => s.unitAccuracy),
+    range: over((s) => s.rangeAccuracy),
+    page: over((s) => s.pageAccuracy),
+    loinc: loincRows === 0 ? null : sum((s) => (s.loincAccuracy ?? 0) * s.loincRows) / loincRows,
+    notCompleted: results.filter((r) => r.outcome !== 'completed').map((r) => `${r.name}: ${r.outcome}`),
+  };
+}
+
+const pct = (n: number | null): string => (n === null ? '   -' : n.toFixed(2).padStart(5));
+
+function printRow(label: string, s: FamilyScore): void {
+  console.log(
+    `  ${label.padEnd(24)} ${String(s.reports).padStart(3)} ${String(s.truth).padStart(5)} ${String(s.found).padStart(5)}` +
+      `  ${pct(s.f1)}  ${pct(s.value)} ${pct(s.unit)} ${pct(s.range)} ${pct(s.page)} ${pct(s.loinc)}`,
+  );
+}
+
+async function accuracy(seed: number): Promise<void> {
+  console.log('');
+  console.log('lab accuracy: runPipeline in-process; value..loinc are accuracies over matched rows');
+  console.log(
+    `  ${'family'.padEnd(24)} ${'pdf'.padStart(3)} ${'truth'.padStart(5)} ${'found'.padStart(5)}     F1  value  unit range  page loinc`,
+  );
+  const notes: string[] = [];
+  for (const [family, cases] of committedFamilies()) {
+    const results: CaseResult[] = [];
+    for (const c of cases) results.push(await scoreCase(c));
+    const score = pool(results);
+    printRow(family, score);
+    notes.push(...score.notCompleted);
+  }
+  const heldOut: CaseResult[] = [];
+  for (const c of await heldOutCases(seed)) heldOut.push(await scoreCase(c));
+  const held = pool(heldOut);
+  printRow(`held-out (seed ${seed})`, held);
+  notes.push(...held.notCompleted);
+  if (notes.length > 0) {
+    console.log('  not completed:');
+    for (const note of notes) console.log(`    ${note}`);
+  }
+  const pass = held.f1 >= HELD_OUT_TARGET_F1;
+  console.log(
+    `  held-out target >= ${HELD_OUT_TARGET_F1} F1: ${pass ? 'PASS' : 'FAIL'} (${held.f1.toFixed(3)})`,
+  );
 }

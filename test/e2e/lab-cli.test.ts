@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { FIXTURE_DIR } from '../../fixtures/labs/generate.js';
 import type { LabStatusBody } from '../../src/lab/status-body.js';
 import { tmpHome } from '../engine/support/tmp-home.js';
-import { phiOf } from '../lab/fixture-files.js';
+import { manifest, phiOf } from '../lab/fixture-files.js';
 import { assay, json } from './cli.js';
 
 interface ExtractJson {
@@ -81,7 +81,7 @@ describe('assay lab extract / status (real CLI processes)', () => {
     const r = await assay(['lab', 'extract', FIXTURE_DIR, '--json'], env);
     expect(r.exitCode).toBe(1);
     const byName = new Map(json<ExtractJson>(r).files.map((f) => [f.file.split('/').pop(), f.result]));
-    expect(byName.size).toBe(17);
+    expect(byName.size).toBe(manifest().length);
     expect(byName.get('corrupt-truncated.pdf')).toMatchObject({
       status: 'failed',
       error: { code: 'invalid_pdf' },

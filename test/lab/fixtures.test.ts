@@ -33,7 +33,7 @@ const extraction = z.strictObject({
   panels: z.array(
     z.strictObject({
       panelName: z.string().min(1),
-      panelCode: z.string().min(1),
+      panelCode: z.string(),
       dateCollected: isoDate,
       pageNumber: z.number().int().positive(),
       panelResults: z.array(panelResult).min(1),
