@@ -231,7 +231,7 @@ export async function pdfLayoutText(path: string, bytes: Uint8Array): Promise<st
   const layout = await extractLayout(bytes);
   if (layout.hasTextLayer) return layoutText(layout);
   const { ocrAvailable, ocrLayout } = await import('../../src/lab/ocr.js');
-  return (await ocrAvailable()) ? layoutText(await ocrLayout(bytes)) : '';
+  return (await ocrAvailable()) ? layoutText(await ocrLayout(bytes, layout.pages.length)) : '';
 }
 
 /**

@@ -22,8 +22,12 @@ import { eventForFailure, eventForOutcome } from './webhook-events.js';
 
 export const LAB_EXTRACT = 'lab.extract';
 
-/** A scan OCRed page by page can take a while; anything beyond this is a parser stuck in a hostile file. */
-export const LAB_TIMEOUT_MS = 60_000;
+/**
+ * A last resort against a job that hangs. Scans are bounded by their own budget of processor time per
+ * page (ocr-page.ts), which does not depend on how busy the machine is; a wall-clock limit near a long
+ * scan's running time would end the same document differently alone and in a batch.
+ */
+export const LAB_TIMEOUT_MS = 20 * 60_000;
 
 export interface LabExtractPayload {
   /** The kept copy: <home>/uploads/<jobId>.pdf, deleted once the job ends. */

@@ -1,18 +1,20 @@
 /**
- * OCR fallback for PDFs without a text layer (scans): rasterise each page with poppler's pdftoppm, read
- * words with positions from tesseract's TSV output, and build the same DocumentLayout the text layer gives,
- * so every later stage works unchanged. Both tools are optional system packages; without them a scan fails
+ * OCR fallback for PDFs without a text layer (scans): each page's image (ocr-images.ts), read by tesseract
+ * within a budget (ocr-page.ts), words with positions from its TSV output, and the same DocumentLayout the
+ * text layer gives, so every later stage (the table reader included) works unchanged. Both tools are optional system packages; without them a scan fails
  * with `no_text_layer` and a message that says what to install.
  *
  * The page images hold everything the document prints, PHI included, so they live in a private temporary
  * folder that is removed whatever happens.
  */
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { AssayError, EXIT } from '../errors.js';
 import { buildLines, round, type TextItem } from './layout.js';
+import { planPageImages, RASTER_DPI, writePageImage } from './ocr-images.js';
+import { OcrTimeoutError, ocrPage } from './ocr-page.js';
 import type { DocumentLayout, PageLayout } from './pdf-text.js';
 
 export class NoTextLayerError extends AssayError {
@@ -26,11 +28,8 @@ export class NoTextLayerError extends AssayError {
   }
 }
 
-/** Resolution pages are rasterised at: tesseract reads 300 dpi text reliably. */
-const DPI = 300;
 /** Words tesseract is less sure of than this (0-100) are dropped as noise. */
 const MIN_CONFIDENCE = 30;
-const TOOL_TIMEOUT_MS = 45_000;
 
 let available: Promise<boolean> | undefined;
 
@@ -60,33 +59,39 @@ const WHAT: Record<OcrReason, string> = {
   unreadable_text: 'has a text layer that cannot be read (fonts without a character map)',
 };
 
+export interface OcrOptions {
+  signal?: AbortSignal;
+  reason?: OcrReason;
+  /** Called as each page is read, for progress on long scans. */
+  onPage?: (done: number, total: number) => void;
+}
+
+/**
+ * Reads every page's image, as many pages at a time as the machine has cores (each tesseract runs one
+ * thread), and builds the layout the text layer would have given.
+ */
 export async function ocrLayout(
   pdf: Uint8Array,
-  signal?: AbortSignal,
-  reason: OcrReason = 'no_text_layer',
+  pageCount: number,
+  opts: OcrOptions = {},
 ): Promise<DocumentLayout> {
+  const { signal, reason = 'no_text_layer' } = opts;
   if (!(await ocrAvailable())) throw new NoTextLayerError(undefined, WHAT[reason]);
   const dir = await mkdtemp(join(tmpdir(), 'assay-ocr-'));
   try {
     await writeFile(join(dir, 'input.pdf'), pdf, { mode: 0o600 });
-    await execa('pdftoppm', ['-r', String(DPI), '-png', 'input.pdf', 'page'], {
-      cwd: dir,
-      timeout: TOOL_TIMEOUT_MS,
-      cancelSignal: signal,
+    const images = await planPageImages(dir, pageCount, signal);
+    let done = 0;
+    const pages = await mapLimited(images, availableParallelism(), async (image) => {
+      const file = await writePageImage(dir, image, signal);
+      const tsv = await ocrPage(dir, file, image.pageNumber, image.dpi, signal);
+      opts.onPage?.(++done, images.length);
+      return pageFromTsv(tsv, image.pageNumber, image.dpi);
     });
-    const images = (await readdir(dir)).filter((f) => f.endsWith('.png')).sort(byPageNumber);
-    const pages: PageLayout[] = [];
-    for (const [i, image] of images.entries()) {
-      const { stdout } = await execa('tesseract', [image, 'stdout', 'tsv'], {
-        cwd: dir,
-        timeout: TOOL_TIMEOUT_MS,
-        cancelSignal: signal,
-      });
-      pages.push(pageFromTsv(stdout, i + 1));
-    }
     return { pages, hasTextLayer: pages.some((page) => page.items.length > 0) };
   } catch (error) {
-    if (error instanceof NoTextLayerError) throw error;
+    if (error instanceof NoTextLayerError || error instanceof OcrTimeoutError) throw error;
+    signal?.throwIfAborted();
     // Tool output can quote the document; only say which step failed.
     throw new NoTextLayerError('OCR of it failed', WHAT[reason]);
   } finally {
@@ -94,16 +99,29 @@ export async function ocrLayout(
   }
 }
 
-/** page-1.png, page-2.png ... page-10.png in page order (pdftoppm pads the numbers only sometimes). */
-function byPageNumber(a: string, b: string): number {
-  return Number(a.match(/(\d+)\.png$/)?.[1]) - Number(b.match(/(\d+)\.png$/)?.[1]);
+/** Maps with at most `limit` calls in flight, keeping the input order in the result. */
+async function mapLimited<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, lane));
+  return results;
 }
 
 /**
  * tesseract's TSV: one row per page, block, paragraph, line and word (level 1..5) with pixel boxes. Words
  * become text items in PDF points with the baseline at the bottom of the box; the page row gives the size.
  */
-export function pageFromTsv(tsv: string, pageNumber: number, dpi = DPI): PageLayout {
+export function pageFromTsv(tsv: string, pageNumber: number, dpi = RASTER_DPI): PageLayout {
   const scale = 72 / dpi;
   const items: TextItem[] = [];
   let width = 0;

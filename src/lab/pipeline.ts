@@ -43,6 +43,8 @@ export type PipelineOutcome =
 
 export interface PipelineHooks {
   onStage?: (stage: PipelineStage) => void;
+  /** Pages of a scan read so far, of its page count. */
+  onOcrPage?: (done: number, total: number) => void;
   signal?: AbortSignal;
 }
 
@@ -53,8 +55,14 @@ export async function runPipeline(
 ): Promise<PipelineOutcome> {
   hooks.onStage?.('processing_language');
   let layout = await extractLayout(pdf);
-  if (!layout.hasTextLayer) layout = await ocrLayout(pdf, hooks.signal);
-  else if (!isReadableText(layout)) layout = await ocrLayout(pdf, hooks.signal, 'unreadable_text');
+  if (!layout.hasTextLayer || !isReadableText(layout)) {
+    const reason = layout.hasTextLayer ? 'unreadable_text' : 'no_text_layer';
+    layout = await ocrLayout(pdf, layout.pages.length, {
+      signal: hooks.signal,
+      reason,
+      onPage: hooks.onOcrPage,
+    });
+  }
   hooks.signal?.throwIfAborted();
 
   const language = detectLanguage(layout);
