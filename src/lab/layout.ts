@@ -13,6 +13,10 @@ export interface TextItem {
   width: number;
   height: number;
   fontSize: number;
+  /** OCR only: the reader's confidence in the word, 0-100. */
+  confidence?: number;
+  /** OCR only: the word was repaired from a misreading (ocr-repair.ts). */
+  repaired?: boolean;
 }
 
 export interface Cell {
@@ -20,6 +24,10 @@ export interface Cell {
   text: string;
   /** Right edge; absent on cells made by hand without widths. */
   right?: number;
+  /** OCR only: the lowest confidence of the cell's words. */
+  confidence?: number;
+  /** OCR only: a word of the cell was repaired. */
+  repaired?: boolean;
 }
 
 export interface Line {
@@ -99,6 +107,9 @@ export function cellsOf(lineItems: readonly TextItem[], cellGap = DEFAULTS.cellG
     }
     end = Math.max(end, item.x + item.width);
     current.right = round(end);
+    if (item.confidence !== undefined)
+      current.confidence = Math.min(current.confidence ?? 100, item.confidence);
+    if (item.repaired) current.repaired = true;
     spaced = /\s$/.test(item.str);
   }
   return cells;

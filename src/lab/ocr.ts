@@ -15,6 +15,7 @@ import { AssayError, EXIT } from '../errors.js';
 import { buildLines, round, type TextItem } from './layout.js';
 import { planPageImages, RASTER_DPI, writePageImage } from './ocr-images.js';
 import { OcrTimeoutError, ocrPage } from './ocr-page.js';
+import { repairOcrWord } from './ocr-repair.js';
 import type { DocumentLayout, PageLayout } from './pdf-text.js';
 
 export class NoTextLayerError extends AssayError {
@@ -136,8 +137,11 @@ export function pageFromTsv(tsv: string, pageNumber: number, dpi = RASTER_DPI): 
       height = (h ?? 0) * scale;
     }
     if (level !== 5 || text === '' || (conf ?? 0) < MIN_CONFIDENCE) continue;
+    const repair = repairOcrWord(text);
     items.push({
-      str: text,
+      str: repair.text,
+      confidence: conf ?? 0,
+      ...(repair.repaired ? { repaired: true } : {}),
       x: round((left ?? 0) * scale),
       y: round(((top ?? 0) + (h ?? 0)) * scale),
       width: round((w ?? 0) * scale),

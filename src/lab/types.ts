@@ -18,6 +18,8 @@ export interface ParsedRow {
   /** H, L, A, High, Low, Abnormal ... as printed, kept out of resultValue. */
   flag: string | null;
   pageNumber: number;
+  /** Read by OCR: whether a look-alike character was repaired, and the reader's lowest confidence. */
+  ocr?: { repaired: boolean; confidence: number | null };
 }
 
 export interface ParsedPanel {

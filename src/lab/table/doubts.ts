@@ -2,7 +2,7 @@
  * Validation flags for what the parser read but doubts. Messages name at most the biomarker, never the
  * printed value or any other document text, which could carry personal data.
  */
-import { isUnreadableRange } from '../ranges.js';
+import { isUnreadableRange, parseReferenceRange } from '../ranges.js';
 import type { ParsedRow, ValidationFlag } from '../types.js';
 
 /** Digits and letters run together ("1O.5", "12.3mg"): a misprint or a misread, not a clean value. */
@@ -27,6 +27,7 @@ export function rowDoubts(row: ParsedRow): ValidationFlag[] {
       ),
     );
   }
+  flags.push(...ocrDoubts(row));
   if (isUnreadableRange(row.referenceRangeText)) {
     flags.push(
       flag(
@@ -38,6 +39,51 @@ export function rowDoubts(row: ParsedRow): ValidationFlag[] {
     );
   }
   return flags;
+}
+
+/** Below this OCR confidence (0-100) a value is not trusted without a look. */
+const OCR_CONFIDENT = 80;
+
+/**
+ * What OCR may have got wrong: a value or unit repaired from a look-alike character, a word read with low
+ * confidence, a value ten or a hundred times outside its range where the range holds it with a decimal
+ * point put back (a dropped point). Flagged, never changed silently.
+ */
+function ocrDoubts(row: ParsedRow): ValidationFlag[] {
+  if (!row.ocr) return [];
+  const flags: ValidationFlag[] = [];
+  if (row.ocr.repaired)
+    flags.push(
+      flag('ocr_repaired', 'warning', `${row.biomarker} was repaired from an OCR misreading`, row.pageNumber),
+    );
+  if (row.ocr.confidence !== null && row.ocr.confidence < OCR_CONFIDENT)
+    flags.push(
+      flag(
+        'ocr_low_confidence',
+        'warning',
+        `${row.biomarker} was read by OCR with low confidence`,
+        row.pageNumber,
+      ),
+    );
+  if (droppedDecimal(row))
+    flags.push(
+      flag(
+        'ocr_suspect_decimal',
+        'warning',
+        `${row.biomarker} may have lost its decimal point in OCR`,
+        row.pageNumber,
+      ),
+    );
+  return flags;
+}
+
+function droppedDecimal(row: ParsedRow): boolean {
+  const value = Number(row.resultValue);
+  const { min, max } = parseReferenceRange(row.referenceRangeText);
+  if (!Number.isFinite(value) || !/^\d+$/.test(row.resultValue ?? '') || min === null || max === null)
+    return false;
+  if (value >= min && value <= max * 3) return false;
+  return [10, 100].some((d) => value / d >= min && value / d <= max);
 }
 
 export function withoutNameFlag(pageNumber: number): ValidationFlag {

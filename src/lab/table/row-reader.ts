@@ -40,6 +40,10 @@ export interface LineRead {
   bands: boolean;
   /** The value is words that do not read as a result ("Percentile in Reference Population", "75th"). */
   doubtfulText: boolean;
+  /** OCR: the value or unit was repaired from a misreading. */
+  ocrRepaired: boolean;
+  /** OCR: the lowest confidence of the words the value and unit were read from. */
+  ocrConfidence: number | null;
 }
 
 interface Draft {
@@ -51,6 +55,8 @@ interface Draft {
   labCode: boolean;
   pointer: boolean;
   unread: number;
+  repaired?: boolean;
+  confidence?: number;
 }
 
 export function readLine(view: LineView, header: TableHeader | null): LineRead {
@@ -85,6 +91,8 @@ export function readLine(view: LineView, header: TableHeader | null): LineRead {
     pointer: draft.pointer,
     bands: draft.ranges >= 1 || draft.unread >= 2,
     doubtfulText: draft.value !== null && !plausibleValue(draft.value, draft.range, draft.unit),
+    ocrRepaired: draft.repaired === true,
+    ocrConfidence: draft.confidence ?? null,
   };
 }
 
@@ -144,7 +152,10 @@ function readCell(cell: Cell, column: ColumnRole | null, draft: Draft): void {
     return;
   }
   const before = `${draft.value}|${draft.flag}|${draft.unit}|${draft.range}|${draft.ranges}`;
+  const value = draft.value;
+  const unit = draft.unit;
   readByKind(text, kind, role, draft);
+  if (draft.value !== value || draft.unit !== unit) noteOcr(cell, draft);
   // A cell nothing took: a row with several is a table of categories ("Optimal | Borderline | High").
   if (
     role !== 'ignore' &&
@@ -280,6 +291,12 @@ function splitGlued(text: string): { value: string; flag: string | null; range: 
   const kind = cellKind(range);
   if (kind !== 'interval' && kind !== 'bounded') return null;
   return { value, flag: hasFlag ? (words[1] ?? null) : null, range };
+}
+
+/** What OCR said of the cell that gave the row its value or unit: repaired, and how sure it was. */
+function noteOcr(cell: Cell, draft: Draft): void {
+  if (cell.repaired) draft.repaired = true;
+  if (cell.confidence !== undefined) draft.confidence = Math.min(draft.confidence ?? 100, cell.confidence);
 }
 
 /** The first range is the row's; each further one counts towards telling a band table from a row. */

@@ -258,6 +258,9 @@ function addRow(
     referenceRangeText: source.range,
     flag: source.flag,
     pageNumber: line.view.pageNumber,
+    ...(source.ocrConfidence !== null || source.ocrRepaired
+      ? { ocr: { repaired: source.ocrRepaired, confidence: source.ocrConfidence } }
+      : {}),
   };
   state.flags.push(...rowDoubts(row));
   if (isHeadingLevelRow(line, metrics) || !state.current) {
