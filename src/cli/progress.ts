@@ -1,6 +1,7 @@
 import { Listr, ListrLogger, ProcessOutput } from 'listr2';
 import type { Engine } from '../engine/engine.js';
 import type { JobRecord } from '../engine/types.js';
+import { onPages } from '../lab/progress.js';
 
 /**
  * Wait for jobs, showing a listr2 list on stderr when it is a TTY (one row per job for small batches, one
@@ -10,6 +11,21 @@ export async function waitWithProgress(
   engine: Engine,
   jobs: Array<{ id: string; label: string }>,
   opts: { quiet?: boolean; signal?: AbortSignal } = {},
+): Promise<JobRecord[]> {
+  const pageTitles = new Map<string, (done: number, total: number) => void>();
+  const stopPages = onPages(({ jobId, done, total }) => pageTitles.get(jobId)?.(done, total));
+  try {
+    return await waitShowing(engine, jobs, opts, pageTitles);
+  } finally {
+    stopPages();
+  }
+}
+
+async function waitShowing(
+  engine: Engine,
+  jobs: Array<{ id: string; label: string }>,
+  opts: { quiet?: boolean; signal?: AbortSignal },
+  pageTitles: Map<string, (done: number, total: number) => void>,
 ): Promise<JobRecord[]> {
   const ids = jobs.map((j) => j.id);
   if (opts.quiet || !process.stderr.isTTY) return engine.waitFor(ids, { signal: opts.signal });
@@ -22,6 +38,10 @@ export async function waitWithProgress(
       ? jobs.map((j) => ({
           title: j.label,
           task: async (_: unknown, task: { title: string }) => {
+            // A scan shows its pages as OCR reads them.
+            pageTitles.set(j.id, (done, total) => {
+              task.title = `${j.label}: OCR page ${done}/${total}`;
+            });
             await one(j.id);
             const r = results.get(j.id);
             task.title = `${j.label}: ${r?.status}`;

@@ -16,6 +16,7 @@ import type { JobOutcome, JobRecord } from '../engine/types.js';
 import { AssayError, UsageError } from '../errors.js';
 import { homeKey } from '../home-secrets.js';
 import { type DobSeal, dobDigest, type PipelineOutcome, type PipelineStage } from './pipeline.js';
+import { reportPages } from './progress.js';
 import { sharedThreadPool, THREAD_CRASHED, ThreadTaskError } from './thread-pool.js';
 import { labWebhookJob, type WebhookTarget } from './webhook.js';
 import { eventForFailure, eventForOutcome } from './webhook-events.js';
@@ -176,6 +177,7 @@ async function runLabJob(payload: unknown, ctx: JobContext): Promise<JobOutcome>
     const outcome = await sharedThreadPool().run(pdf, request, {
       signal: ctx.signal,
       onStage: stages.report,
+      onPages: (done, total) => reportPages({ jobId: ctx.job.id, done, total }),
     });
     await stages.settled();
     terminal = true;

@@ -27,6 +27,8 @@ export const THREAD_CRASHED = 'thread_crashed';
 export interface RunOptions {
   signal?: AbortSignal;
   onStage?: (stage: PipelineStage) => void;
+  /** Pages of a scan read so far. */
+  onPages?: (done: number, total: number) => void;
 }
 
 interface Pending {
@@ -137,6 +139,10 @@ export class ThreadPool {
     if (!pending || reply.id !== pending.task.id) return;
     if (reply.type === 'stage') {
       pending.opts.onStage?.(reply.stage);
+      return;
+    }
+    if (reply.type === 'pages') {
+      pending.opts.onPages?.(reply.done, reply.total);
       return;
     }
     this.finish(slot);

@@ -15,6 +15,7 @@ export interface ThreadTask {
 
 export type ThreadReply =
   | { id: number; type: 'stage'; stage: PipelineStage }
+  | { id: number; type: 'pages'; done: number; total: number }
   | { id: number; type: 'done'; outcome: PipelineOutcome }
   | { id: number; type: 'error'; error: { code: string; message: string } };
 
@@ -29,6 +30,8 @@ async function handle(task: ThreadTask): Promise<ThreadReply> {
   try {
     const outcome = await runPipeline(task.pdf, task.request, {
       onStage: (stage) => port?.postMessage({ id: task.id, type: 'stage', stage } satisfies ThreadReply),
+      onOcrPage: (done, total) =>
+        port?.postMessage({ id: task.id, type: 'pages', done, total } satisfies ThreadReply),
     });
     return { id: task.id, type: 'done', outcome };
   } catch (error) {
