@@ -43,6 +43,23 @@ export function drawMethodsPage(doc: Doc, model: ReportModel): void {
     paragraph(doc, method.citation, { size: SIZE.tiny });
     doc.moveDown(0.7);
   }
+  if (spaceLeft(doc) < 110) addPage(doc, model, 'Methods (continued)');
+  paragraph(doc, 'The model behind each domain (latest event)', { font: FONT.bold, size: SIZE.subheading });
+  for (const domain of model.latest.domains) {
+    if (spaceLeft(doc) < 24) addPage(doc, model, 'Methods (continued)');
+    doc
+      .font(FONT.bold)
+      .fontSize(SIZE.small)
+      .fillColor(COLOR.ink)
+      .text(`${DOMAIN_LABELS[domain.domain]}: `, PAGE.margin, doc.y, {
+        width: CONTENT_WIDTH,
+        continued: true,
+      })
+      .font(FONT.regular)
+      .text(domain.model_reason);
+    doc.moveDown(0.15);
+  }
+  doc.moveDown(0.55);
   if (spaceLeft(doc) < 120) addPage(doc, model, 'Methods (continued)');
   paragraph(doc, 'Health score, health age and risk ratio', { font: FONT.bold, size: SIZE.subheading });
   paragraph(doc, HEALTH_SCORE_METHOD, { size: SIZE.small });

@@ -13,6 +13,8 @@ interface MethodInfo {
   what: string;
   /** data/scoring/<file>.json holds the coefficients and the `source` citation. */
   file: string;
+  /** Model ids this entry covers (its key when absent); the entry is listed once if any was computed. */
+  ids?: string[];
 }
 
 const METHODS: Record<string, MethodInfo> = {
@@ -21,14 +23,20 @@ const METHODS: Record<string, MethodInfo> = {
     what: 'Biological (phenotypic) age from nine blood markers and age; the overall domain.',
     file: 'phenoage',
   },
+  prevent_total_cvd: {
+    name: 'PREVENT equations (base model)',
+    what: "The American Heart Association's 10- and 30-year risks of total cardiovascular disease, atherosclerotic CVD and heart failure, with kidney function (eGFR) and BMI; the cardiovascular domain at ages 30-79 (10-year total CVD).",
+    file: 'prevent',
+    ids: ['prevent_total_cvd', 'prevent_ascvd', 'prevent_heart_failure'],
+  },
   pce_ascvd_10y: {
     name: 'Pooled Cohort Equations',
-    what: '10-year risk of atherosclerotic cardiovascular disease; the cardiovascular domain.',
+    what: '10-year risk of atherosclerotic cardiovascular disease; the cardiovascular domain when PREVENT cannot be computed.',
     file: 'pce',
   },
   framingham_cvd_10y: {
     name: 'Framingham general CVD risk',
-    what: '10-year cardiovascular risk, used when the Pooled Cohort Equations cannot be computed.',
+    what: '10-year cardiovascular risk, used when neither PREVENT nor the Pooled Cohort Equations can be computed.',
     file: 'framingham',
   },
   heart_age: {
@@ -36,9 +44,14 @@ const METHODS: Record<string, MethodInfo> = {
     what: 'The age at which a person with normal risk factors has the same cardiovascular risk.',
     file: 'framingham',
   },
+  san_antonio_diabetes_7_5y: {
+    name: 'San Antonio Diabetes Prediction Model',
+    what: '7.5-year risk of type 2 diabetes, continuous in fasting glucose, blood pressure, HDL cholesterol and BMI; the metabolic domain.',
+    file: 'san-antonio-diabetes',
+  },
   framingham_diabetes_8y: {
     name: 'Framingham Offspring diabetes risk',
-    what: '8-year risk of developing type 2 diabetes; the metabolic domain.',
+    what: '8-year risk of type 2 diabetes from categories (glucose, BMI, HDL, triglycerides, blood pressure); shown for comparison, not scored.',
     file: 'framingham-diabetes',
   },
   homa_ir: {
@@ -48,7 +61,7 @@ const METHODS: Record<string, MethodInfo> = {
   },
   egfr_ckd_epi_2021: {
     name: 'CKD-EPI 2021 (creatinine)',
-    what: 'Estimated glomerular filtration rate without race; the kidney domain, with KDIGO G categories.',
+    what: 'Estimated glomerular filtration rate without race; the kidney domain, with KDIGO G categories, and the eGFR PREVENT uses.',
     file: 'ckd-epi',
   },
   egfr_ckd_epi_2021_cr_cys: {
@@ -67,7 +80,7 @@ const METHODS: Record<string, MethodInfo> = {
 export function methodsFor(modelIds: Iterable<string>): MethodEntry[] {
   const wanted = new Set(modelIds);
   return Object.entries(METHODS)
-    .filter(([id]) => wanted.has(id))
+    .filter(([id, info]) => (info.ids ?? [id]).some((covered) => wanted.has(covered)))
     .map(([model, info]) => ({
       model,
       name: info.name,
@@ -77,4 +90,4 @@ export function methodsFor(modelIds: Iterable<string>): MethodEntry[] {
 }
 
 export const HEALTH_SCORE_METHOD =
-  'Health score = 100 / (1 + (risk ratio / 4)²), a mapping chosen by this project (not a published model): a risk ratio of 1 scores 94.1, 2 scores 80, 4 scores 50. Risk ratio = your modelled risk / the risk of the optimal profile at the same age and sex. Health age = the age at which the optimal profile has your risk. Models that give a value rather than a risk (eGFR, FIB-4, HOMA-IR) show their published category instead of a score.';
+  "Health score = 100 / (1 + risk ratio / 4), a mapping chosen by this project (not a published model): a risk ratio of 1 scores 80, 2 scores 66.7, 4 scores 50, 8 scores 33.3. It changes gradually: within each model's input ranges a 2% change in one lab value moves a score by at most 5 points. Risk ratio = your modelled risk / the risk of the optimal profile at the same age and sex. Health age = the age at which the optimal profile has your risk. Models that give a value rather than a risk (eGFR, FIB-4, HOMA-IR) show their published category instead of a score.";

@@ -1,4 +1,5 @@
 import { drawAgeHero } from './age-hero.js';
+import { preventRiskLine, preventRisks } from './cardiovascular-risks.js';
 import { drawDomainCard } from './cards.js';
 import { formatAge, formatDate } from './format.js';
 import { type Box, type Doc, NOT_ADVICE } from './layout.js';
@@ -64,11 +65,43 @@ function drawReadingGuide(doc: Doc, box: Box): void {
     .fontSize(SIZE.tiny)
     .fillColor(COLOR.muted)
     .text(
-      'Risk ratio 1.00x = the risk of a person your age and sex with optimal values. Health age = the age at which that person would have your risk.',
+      'Risk ratio 1.00x (score 80) = the risk of a person your age and sex with optimal values. Health age = the age at which that person would have your risk.',
       x,
       y + 4,
       { width: w },
     );
+}
+
+/**
+ * PREVENT's risk of each outcome at the latest event (the cardiovascular card shows total CVD), or why the
+ * cardiovascular domain used another model or none. Returns the y below it.
+ */
+function drawCardiovascularRisks(doc: Doc, model: ReportModel, y: number): number {
+  const risks = preventRisks(model.latest);
+  const tenYear = preventRiskLine(risks, '10y');
+  const thirtyYear = preventRiskLine(risks, '30y');
+  const cv = model.latest.domains.find((d) => d.domain === 'cardiovascular');
+  const text = tenYear
+    ? [`10-year risk: ${tenYear}.`, ...(thirtyYear ? [`30-year risk: ${thirtyYear}.`] : [])].join('\n')
+    : (cv?.model_reason ?? 'PREVENT could not be computed.');
+  const width = CONTENT_WIDTH - 24;
+  doc.font(FONT.regular).fontSize(SIZE.small);
+  const height = 26 + doc.heightOfString(text, { width });
+  doc.roundedRect(PAGE.margin, y, CONTENT_WIDTH, height, 6).fill(COLOR.panel);
+  doc
+    .font(FONT.bold)
+    .fontSize(SIZE.small)
+    .fillColor(COLOR.ink)
+    .text('Cardiovascular risk by outcome (AHA PREVENT equations)', PAGE.margin + 12, y + 8, {
+      width,
+      lineBreak: false,
+    });
+  doc
+    .font(FONT.regular)
+    .fontSize(SIZE.small)
+    .fillColor(COLOR.ink)
+    .text(text, PAGE.margin + 12, y + 20, { width });
+  return y + height;
 }
 
 function drawNotice(doc: Doc, y: number): void {
@@ -119,5 +152,6 @@ export function drawSummaryPage(doc: Doc, model: ReportModel): void {
     drawDomainCard(doc, slot(i), domain);
   });
   drawReadingGuide(doc, slot(model.latest.domains.length));
-  drawNotice(doc, gridTop + 38 + 2 * (h + gap) + 6);
+  const risksBottom = drawCardiovascularRisks(doc, model, gridTop + 38 + 2 * (h + gap));
+  drawNotice(doc, risksBottom + 8);
 }

@@ -88,6 +88,7 @@ export const reportMetadataSchema = z.looseObject({
     })
     .nullable()
     .optional(),
+  statin: metadataFlag('statin (on statin therapy)'),
 });
 
 const requestBase = {

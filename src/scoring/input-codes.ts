@@ -53,6 +53,7 @@ export const CATEGORICAL_INPUTS = [
   'diabetes',
   'bp_treatment',
   'parental_diabetes',
+  'statin',
 ] as const;
 export type CategoricalInput = (typeof CATEGORICAL_INPUTS)[number];
 

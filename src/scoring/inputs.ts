@@ -46,6 +46,7 @@ export const METADATA_INPUTS: Record<
   bp_treated: { input: 'bp_treatment', categories: booleanCategories() },
   diabetes: { input: 'diabetes', categories: booleanCategories() },
   parental_diabetes: { input: 'parental_diabetes', categories: booleanCategories() },
+  statin: { input: 'statin', categories: booleanCategories() },
   race: {
     input: 'race',
     categories: new Map([

@@ -7,6 +7,8 @@ import type { FraminghamInputs } from './models/framingham.js';
 import type { HomaIrInputs } from './models/homa-ir.js';
 import type { PceInputs } from './models/pce.js';
 import type { PhenoAgeInputs } from './models/phenoage.js';
+import type { PreventInputs, PreventKidney, PreventOutcome } from './models/prevent.js';
+import type { SanAntonioInputs } from './models/san-antonio-diabetes.js';
 import type { PceRace, Sex } from './types.js';
 import { ucumFactor } from './units.js';
 
@@ -52,6 +54,33 @@ class Gather {
 
   flag(name: CategoricalInput): boolean {
     return this.category(name) === 'true';
+  }
+
+  /** A yes/no input that refines a model when known and is not missing when absent. */
+  optionalFlag(name: CategoricalInput): boolean | undefined {
+    const value = this.ev.categorical[name];
+    if (value === undefined) return undefined;
+    this.used.push(name);
+    return value === 'true';
+  }
+
+  /**
+   * Kidney function for PREVENT: creatinine (eGFR by CKD-EPI 2021 inside the model), else the lab's reported
+   * CKD-EPI 2021 eGFR; with neither, creatinine is reported missing.
+   */
+  kidney(): PreventKidney {
+    const creatinine = this.ev.numeric.creatinine;
+    if (creatinine !== undefined) {
+      this.used.push('creatinine');
+      return { creatinineMgDl: creatinine };
+    }
+    const reported = this.ev.numeric.egfr_ckd_epi_2021_reported;
+    if (reported !== undefined) {
+      this.used.push('egfr_ckd_epi_2021_reported');
+      return { egfr: reported };
+    }
+    this.missing.push('creatinine');
+    return { egfr: Number.NaN };
   }
 
   sex(): Sex {
@@ -106,6 +135,20 @@ export function framinghamInputs(ev: EventInputs): Gathered<FraminghamInputs> {
   return g.done({ ageYears: g.age(), sex: g.sex(), ...cardiovascularFactors(g) });
 }
 
+/** PREVENT's inputs; BMI only for heart failure, whose equations need it. */
+export function preventInputs(ev: EventInputs, outcome: PreventOutcome): Gathered<PreventInputs> {
+  const g = new Gather(ev);
+  const inputs: PreventInputs = {
+    ageYears: g.age(),
+    sex: g.sex(),
+    ...cardiovascularFactors(g),
+    statin: g.flag('statin'),
+    kidney: g.kidney(),
+  };
+  if (outcome === 'heartFailure') inputs.bmi = g.num('bmi');
+  return g.done(inputs);
+}
+
 function cardiovascularFactors(g: Gather) {
   return {
     totalCholesterolMgDl: g.num('total_cholesterol'),
@@ -132,6 +175,26 @@ export function diabetesRiskInputs(ev: EventInputs): Gathered<DiabetesRiskInputs
   };
   const diastolic = g.optionalNum('diastolic_bp');
   if (diastolic !== undefined) inputs.diastolicBpMmHg = diastolic;
+  return g.done(inputs);
+}
+
+/**
+ * San Antonio Diabetes Prediction Model inputs. Family history (a parent or sibling with diabetes) is read from
+ * parental_diabetes; diagnosed diabetes, when known, puts the person outside the model.
+ */
+export function sanAntonioInputs(ev: EventInputs): Gathered<SanAntonioInputs> {
+  const g = new Gather(ev);
+  const inputs: SanAntonioInputs = {
+    ageYears: g.age(),
+    sex: g.sex(),
+    fastingGlucoseMgDl: g.num('glucose'),
+    systolicBpMmHg: g.num('systolic_bp'),
+    hdlMgDl: g.num('hdl_cholesterol'),
+    bmi: g.num('bmi'),
+    familyHistory: g.flag('parental_diabetes'),
+  };
+  const diagnosed = g.optionalFlag('diabetes');
+  if (diagnosed !== undefined) inputs.diagnosedDiabetes = diagnosed;
   return g.done(inputs);
 }
 

@@ -13,7 +13,7 @@ import type { EventScore, HealthEventInput, ScoringMetadata, Sex } from './types
 /**
  * Every model and domain of one health event. Pure: the same event always gives the same score. `metadata`
  * is the request's report_metadata: it supplies the non-lab inputs (sex, smoking, BP treatment, diabetes,
- * parental diabetes, race) that no predictor of the event supplies.
+ * parental diabetes, race, statin) that no predictor of the event supplies.
  */
 export function scoreEvent(
   event: HealthEventInput,

@@ -54,6 +54,8 @@ export interface ScoringMetadata {
   parental_diabetes?: boolean | null;
   /** Race for the Pooled Cohort Equations. */
   race?: PceRace | null;
+  /** On statin therapy (PREVENT). */
+  statin?: boolean | null;
 }
 
 /** Where an event's input came from: a predictor of the event (with its code) or a report_metadata member. */
@@ -85,6 +87,8 @@ export interface DomainScore {
   risk_ratio: number | null;
   /** Model id the domain's numbers come from; null when no model could be computed. */
   model: string | null;
+  /** Which model the domain used and why, or why none applied, in words (e.g. an age outside its range). */
+  model_reason: string;
   /** Published category of a value-type model (KDIGO GFR category, FIB-4 band). */
   category?: string;
   inputs_used: string[];

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import ReportGenerate from '../../commands/report/generate.js';
 import ReportStatus from '../../commands/report/status.js';
+import Score from '../../commands/score.js';
 import { Engine } from '../../src/engine/engine.js';
 import { createRegistry } from '../../src/kinds.js';
 import { packageRoot } from '../../src/paths.js';
@@ -40,6 +41,37 @@ beforeEach(() => {
   tmp = mkdtempSync(join(tmpdir(), 'assay-report-cli-'));
 });
 afterEach(() => rmSync(tmp, { recursive: true, force: true }));
+
+describe('assay score', () => {
+  it("prints PREVENT's 10-year risks and the model of each domain, and --json carries them", async () => {
+    const file = join(FIXTURE_DIR, 'full-no-destination.json');
+    const json = await run(Score, [file, '--json']);
+    expect(json.code).toBe(0);
+    const report = JSON.parse(json.stdout) as {
+      events: Array<{
+        models: Record<string, { value: number; risk_10y: number; risk_30y: number | null }>;
+        domains: Array<{ domain: string; model: string | null; model_reason: string }>;
+      }>;
+    };
+    const latest = report.events.at(-1);
+    for (const id of ['prevent_total_cvd', 'prevent_ascvd', 'prevent_heart_failure']) {
+      expect(latest?.models[id]?.risk_10y).toBeGreaterThan(0);
+    }
+    const cv = latest?.domains.find((d) => d.domain === 'cardiovascular');
+    expect(cv?.model).toBe('prevent_total_cvd');
+    expect(cv?.model_reason).toContain('PREVENT');
+    expect(latest?.domains.find((d) => d.domain === 'metabolic')?.model).toBe('san_antonio_diabetes_7_5y');
+
+    const text = await run(Score, [file]);
+    const pct = (v: number | undefined) => `${((v ?? Number.NaN) * 100).toFixed(1)}%`;
+    expect(text.stdout).toContain(
+      `PREVENT 10-year risk: total cardiovascular disease ${pct(latest?.models.prevent_total_cvd?.value)}`,
+    );
+    expect(text.stdout).toContain(`atherosclerotic CVD ${pct(latest?.models.prevent_ascvd?.value)}`);
+    expect(text.stdout).toContain(`heart failure ${pct(latest?.models.prevent_heart_failure?.value)}`);
+    expect(text.stdout).toContain(`cardiovascular: ${cv?.model_reason}`);
+  });
+});
 
 describe('assay report generate', () => {
   it('writes <name>.pdf and <name>.report.json with --out and prints the A3 records under --json', async () => {

@@ -3,7 +3,8 @@ import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { formatAge, formatRatio, formatScore, formatValue } from '../../src/report/format.js';
+import { preventRisks } from '../../src/report/cardiovascular-risks.js';
+import { formatAge, formatPercent, formatRatio, formatScore, formatValue } from '../../src/report/format.js';
 import { buildReportModel, domainOf, type ReportModel } from '../../src/report/model.js';
 import { renderReport } from '../../src/report/render.js';
 import { RenderPool } from '../../src/report/render-pool.js';
@@ -85,6 +86,21 @@ describe('full report pages', () => {
     const methods = flat(pages.find((p) => p.includes('Methods and sources')) ?? '');
     for (const m of model.methods) expect(methods).toContain(m.name);
     expect(methods).toContain('Levine');
+  });
+
+  it("shows PREVENT's 10-year total CVD, ASCVD and heart-failure risks, and on Methods each domain's model", async () => {
+    const { model, pages } = await render('full-three-events');
+    const summary = flat(pages[0] ?? '');
+    const risks = preventRisks(model.latest);
+    expect(risks.map((r) => r.outcome)).toEqual(['totalCvd', 'ascvd', 'heartFailure']);
+    expect(summary).toContain('Cardiovascular risk by outcome (AHA PREVENT equations)');
+    for (const r of risks) expect(summary).toContain(`${r.label} ${formatPercent(r.risk10y)}`);
+    expect(summary).toContain('PREVENT (total CVD)');
+    const methods = flat(pages.filter((p) => p.includes('Methods')).join(' '));
+    expect(methods).toContain('The model behind each domain');
+    for (const d of model.latest.domains) expect(methods).toContain(flat(d.model_reason));
+    expect(methods).toContain('Khan SS, Matsushita K, Sang Y');
+    expect(methods).toContain('Stern MP, Williams K, Haffner SM');
   });
 
   it('lists every biomarker with its latest value on the biomarker page', async () => {

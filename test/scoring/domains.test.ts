@@ -4,9 +4,14 @@ import { solveAge } from '../../src/scoring/health-age.js';
 import { healthScore } from '../../src/scoring/health-score.js';
 import { pceOptimalProfile, pceRisk } from '../../src/scoring/models/pce.js';
 import { phenoAge } from '../../src/scoring/models/phenoage.js';
+import { preventOptimalProfile, preventRisk, preventRiskByAge } from '../../src/scoring/models/prevent.js';
+import {
+  sanAntonioDiabetesRisk,
+  sanAntonioOptimalRisk,
+} from '../../src/scoring/models/san-antonio-diabetes.js';
 import { scoreEvent } from '../../src/scoring/score-event.js';
 import type { DomainName, EventScore, HealthEventInput } from '../../src/scoring/types.js';
-import { fullEvent, predictor, testInputCodes } from './fixtures.js';
+import { fullEvent, predictor, TEST_STATIN_CODE, testInputCodes } from './fixtures.js';
 
 const domain = (score: EventScore, name: DomainName) => {
   const found = score.domains.find((d) => d.domain === name);
@@ -15,8 +20,16 @@ const domain = (score: EventScore, name: DomainName) => {
 };
 
 describe('healthScore', () => {
-  it('maps risk ratios onto 100 / (1 + (ratio / 4)^2)', () => {
-    expect([0.5, 1, 2, 4, 8, 16].map(healthScore)).toEqual([98.5, 94.1, 80, 50, 20, 5.9]);
+  it('maps risk ratios onto 100 / (1 + ratio / 4)', () => {
+    expect([0.5, 1, 2, 4, 8, 16].map(healthScore)).toEqual([88.9, 80, 66.7, 50, 33.3, 20]);
+  });
+
+  it('moves at most 25 points per e-fold of the ratio (its slope at ratio 4)', () => {
+    for (let ratio = 0.05; ratio < 500; ratio *= 1.1) {
+      const step = 1.01;
+      const exact = (r: number) => 100 / (1 + r / 4);
+      expect(Math.abs(exact(ratio * step) - exact(ratio)) / Math.log(step)).toBeLessThanOrEqual(25);
+    }
   });
 
   it('decreases strictly with the ratio and stays inside 0-100', () => {
@@ -62,34 +75,127 @@ describe('domains of an event', () => {
     expect(d.notes).toContain(DOMAIN_NOTES.phenoAgeRatio);
   });
 
-  it('cardiovascular: PCE risk, ratio to the optimal profile, age at which the optimal profile matches', () => {
+  it('cardiovascular: PREVENT total CVD, ratio to the optimal profile, age at which the optimal profile matches', () => {
     const d = domain(score, 'cardiovascular');
+    expect(d.model).toBe('prevent_total_cvd');
+    expect(d.model_reason).toContain('PREVENT');
+    const inputs = {
+      ageYears: 55,
+      sex: 'female' as const,
+      totalCholesterolMgDl: 213,
+      hdlMgDl: 50,
+      systolicBpMmHg: 120,
+      bpTreated: false,
+      smoker: false,
+      diabetic: false,
+      statin: false,
+      kidney: { creatinineMgDl: 0.9 },
+    };
+    const risk = preventRisk('totalCvd')(inputs).value;
+    expect(d.risk).toBeCloseTo(risk, 12);
+    const optimalAt = preventRiskByAge('totalCvd', preventOptimalProfile('female'));
+    expect(d.risk_ratio).toBeCloseTo(risk / optimalAt(55), 12);
+    const health = d.health_age ?? Number.NaN;
+    expect(optimalAt(health)).toBeCloseTo(risk, 6);
+    expect(d.health_score).toBe(healthScore(d.risk_ratio ?? 0));
+    expect(d.inputs_used).toEqual(expect.arrayContaining(['statin', 'creatinine', 'total_cholesterol']));
+    expect(d.inputs_missing).toEqual([]);
+    expect(score.models.prevent_ascvd?.risk_10y).toBeGreaterThan(0);
+    expect(score.models.prevent_heart_failure?.risk_30y).toBeGreaterThan(0);
+    expect(d.notes).toContain(DOMAIN_NOTES.preventRisk);
+    // The earlier models stay in the report model.
+    expect(score.models.pce_ascvd_10y?.value).toBeCloseTo(0.0205, 4); // the Goff example woman (white, 55)
+    expect(score.models.heart_age?.unit).toBe('a');
+  });
+
+  it('cardiovascular: falls back to the Pooled Cohort Equations when PREVENT lacks an input, and says why', () => {
+    const event = fullEvent();
+    event.predictors = event.predictors.filter((p) => p.observation_code !== TEST_STATIN_CODE);
+    const s = scoreEvent(event, testInputCodes());
+    const d = domain(s, 'cardiovascular');
     expect(d.model).toBe('pce_ascvd_10y');
-    expect(d.risk).toBeCloseTo(0.0205, 4); // the Goff example woman (white, 55)
+    expect(d.model_reason).toBe(
+      'Pooled Cohort Equations (10-year ASCVD): PREVENT not computed (missing statin).',
+    );
+    expect(d.inputs_missing).toEqual(['statin']);
+    expect(d.risk).toBeCloseTo(0.0205, 4);
     const optimal = pceRisk(pceOptimalProfile(55, 'female', 'white')).value;
     expect(d.risk_ratio).toBeCloseTo(0.0205223 / optimal, 4);
     const health = d.health_age ?? Number.NaN;
     expect(health).toBeGreaterThan(55);
     expect(pceRisk(pceOptimalProfile(health, 'female', 'white')).value).toBeCloseTo(d.risk ?? 0, 6);
-    expect(d.health_score).toBe(healthScore(d.risk_ratio ?? 0));
-    expect(score.models.heart_age?.unit).toBe('a');
   });
 
-  it('cardiovascular: falls back to Framingham with heart age outside the PCE ages', () => {
-    const young = scoreEvent(fullEvent('y', 35), testInputCodes());
+  it('cardiovascular: falls back to Framingham with heart age when neither PREVENT nor PCE applies', () => {
+    const event = fullEvent('y', 35);
+    event.predictors = event.predictors.filter((p) => p.observation_code !== '2160-0'); // no creatinine
+    const young = scoreEvent(event, testInputCodes());
     const d = domain(young, 'cardiovascular');
     expect(young.models_not_computed.pce_ascvd_10y?.status).toBe('out_of_range');
     expect(d.model).toBe('framingham_cvd_10y');
+    expect(d.model_reason).toBe(
+      'Framingham general CVD (10-year): PREVENT not computed (missing creatinine); Pooled Cohort Equations not computed (age = 35 is outside [40, 79]).',
+    );
     expect(d.health_age).toBe(young.models.heart_age?.value);
   });
 
-  it('metabolic: diabetes risk and ratio, no health age, with the reason', () => {
+  it('cardiovascular: outside ages 30-79 no model applies, and the reason names each range', () => {
+    const old = scoreEvent(fullEvent('o', 82), testInputCodes());
+    const d = domain(old, 'cardiovascular');
+    expect(d.model).toBeNull();
+    expect(d.health_score).toBeNull();
+    expect(d.model_reason).toBe(
+      'No model: PREVENT not computed (age = 82 is outside [30, 79]); Pooled Cohort Equations not computed (age = 82 is outside [40, 79]); Framingham general CVD not computed (age = 82 is outside [30, 74]).',
+    );
+    expect(old.models_not_computed.prevent_total_cvd).toEqual({
+      status: 'out_of_range',
+      reason: 'prevent_total_cvd: age = 82 is outside [30, 79]',
+    });
+  });
+
+  it('metabolic: San Antonio risk and ratio to the optimal profile, no health age, with the reasons', () => {
     const d = domain(score, 'metabolic');
-    expect(d.model).toBe('framingham_diabetes_8y');
-    expect(d.risk_ratio).toBe(1); // no modifiable indicator present
+    expect(d.model).toBe('san_antonio_diabetes_7_5y');
+    const inputs = {
+      ageYears: 55,
+      sex: 'female' as const,
+      fastingGlucoseMgDl: 92,
+      systolicBpMmHg: 120,
+      hdlMgDl: 50,
+      bmi: 24,
+      familyHistory: false,
+      diagnosedDiabetes: false,
+    };
+    expect(d.risk).toBeCloseTo(sanAntonioDiabetesRisk(inputs).value, 12);
+    expect(d.risk_ratio).toBeCloseTo(
+      sanAntonioDiabetesRisk(inputs).value / sanAntonioOptimalRisk(inputs),
+      12,
+    );
     expect(d.health_age).toBeNull();
-    expect(d.notes).toContain(DOMAIN_NOTES.diabetesAge);
+    expect(d.notes).toEqual(
+      expect.arrayContaining([
+        DOMAIN_NOTES.diabetesAge,
+        DOMAIN_NOTES.diabetesEthnicity,
+        DOMAIN_NOTES.diabetesFamily,
+      ]),
+    );
+    expect(d.model_reason).toContain('San Antonio Diabetes Prediction Model');
+    expect(d.inputs_used).not.toContain('triglycerides');
+    // The categorical Framingham Offspring model is still computed, as a secondary model.
+    expect(score.models.framingham_diabetes_8y?.value).toBeGreaterThan(0);
     expect(score.models.homa_ir?.value).toBeCloseTo((92 * 6.5) / 405, 10);
+  });
+
+  it('metabolic: at a diabetic fasting glucose only HOMA-IR remains, as a value', () => {
+    const event = fullEvent();
+    event.predictors = event.predictors.filter((p) => p.observation_code !== '2345-7');
+    event.predictors.push(predictor('2345-7', '130', 'mg/dL'));
+    const d = domain(scoreEvent(event, testInputCodes()), 'metabolic');
+    expect(d.model).toBe('homa_ir');
+    expect(d.health_score).toBeNull();
+    expect(d.model_reason).toBe(
+      'HOMA-IR, a value without a score: San Antonio Diabetes Prediction Model not computed (fastingGlucose = 130 is outside (0, 126) mg/dL (non-diabetic)).',
+    );
   });
 
   it('kidney and liver: values with their published category, nulls explained', () => {
@@ -147,6 +253,8 @@ describe('domains of an event', () => {
         'bp_treatment',
         'smoking',
         'diabetes',
+        'statin',
+        'creatinine',
       ]),
     );
     expect(cv.inputs_missing).not.toContain('total_cholesterol');

@@ -2,11 +2,13 @@ import { defaultInputCodes, type InputCodes } from '../../src/scoring/input-code
 import type { HealthEventInput, PredictorInput } from '../../src/scoring/types.js';
 
 /**
- * Test-only observation codes for the two inputs that have no verified LOINC code (BP treatment, parental
- * history of diabetes). They are deliberately not LOINC-shaped so they can never be mistaken for real codes.
+ * Test-only observation codes for the inputs that have no verified LOINC code (BP treatment, parental
+ * history of diabetes, statin therapy). They are deliberately not LOINC-shaped so they can never be mistaken
+ * for real codes.
  */
 export const TEST_BP_TREATMENT_CODE = 'TEST-BP-TREATED';
 export const TEST_PARENTAL_DIABETES_CODE = 'TEST-PARENT-DM';
+export const TEST_STATIN_CODE = 'TEST-STATIN';
 
 export function testInputCodes(): InputCodes {
   const codes = defaultInputCodes();
@@ -16,6 +18,7 @@ export function testInputCodes(): InputCodes {
       ...codes.categorical,
       bp_treatment: { ...codes.categorical.bp_treatment, codes: [TEST_BP_TREATMENT_CODE] },
       parental_diabetes: { ...codes.categorical.parental_diabetes, codes: [TEST_PARENTAL_DIABETES_CODE] },
+      statin: { ...codes.categorical.statin, codes: [TEST_STATIN_CODE] },
     },
   };
 }
@@ -38,6 +41,7 @@ export function fullEvent(id = 'e1', age = 55): HealthEventInput {
       predictor('33248-6', 'No'),
       predictor(TEST_BP_TREATMENT_CODE, 'no'),
       predictor(TEST_PARENTAL_DIABETES_CODE, 'no'),
+      predictor(TEST_STATIN_CODE, 'no'),
       predictor('2093-3', '213', 'mg/dL'),
       predictor('2085-9', '50', 'mg/dL'),
       predictor('2571-8', '120', 'mg/dL'),

@@ -4,6 +4,8 @@ import { readInputs } from '../../src/scoring/inputs.js';
 import { diabetesRisk } from '../../src/scoring/models/diabetes-risk.js';
 import { type FraminghamInputs, framinghamRisk, heartAge } from '../../src/scoring/models/framingham.js';
 import { type PceInputs, pceRisk } from '../../src/scoring/models/pce.js';
+import { preventRisk } from '../../src/scoring/models/prevent.js';
+import { sanAntonioDiabetesRisk } from '../../src/scoring/models/san-antonio-diabetes.js';
 import { scoreEvent } from '../../src/scoring/score-event.js';
 import { scoreRequest } from '../../src/scoring/score-request.js';
 import type { DomainName, EventScore, HealthEventInput, ScoringMetadata } from '../../src/scoring/types.js';
@@ -67,8 +69,12 @@ describe('report_metadata inputs', () => {
     expect(s.models.framingham_cvd_10y?.value).toBeCloseTo(framinghamRisk(frs as FraminghamInputs).value, 12);
     expect(s.models.heart_age?.value).toBeCloseTo(heartAge(frs as FraminghamInputs).value, 12);
     const cv = domainOf(s, 'cardiovascular');
+    // Without statin and kidney function PREVENT cannot run; the domain says so and uses the PCE.
     expect(cv.model).toBe('pce_ascvd_10y');
-    expect(cv.inputs_missing).toEqual([]);
+    expect(cv.inputs_missing).toEqual(['statin', 'creatinine', 'bmi']);
+    expect(cv.model_reason).toBe(
+      'Pooled Cohort Equations (10-year ASCVD): PREVENT not computed (missing statin, creatinine).',
+    );
     expect(cv.inputs_used).toEqual(
       expect.arrayContaining(['age', 'sex', 'race', 'bp_treatment', 'smoking', 'diabetes', 'systolic_bp']),
     );
@@ -81,6 +87,28 @@ describe('report_metadata inputs', () => {
     expect(Math.abs((s.models.pce_ascvd_10y?.value ?? 0) - 0.053)).toBeLessThan(0.001);
     expect(s.models.pce_ascvd_10y?.value).toBeCloseTo(pceRisk(goffInputs('male')).value, 12);
     expect(s.models.framingham_cvd_10y).toBeDefined();
+  });
+
+  it('runs PREVENT with statin from report_metadata and the eGFR the lab reported', () => {
+    const event = goffEvent('prevent', [predictor('98979-8', '85', 'mL/min/{1.73_m2}')]);
+    const s = scoreEvent(event, undefined, { ...untreated('female'), statin: true });
+    expect(s.input_sources.statin).toEqual({ source: 'report_metadata', member: 'statin' });
+    const expected = preventRisk('totalCvd')({
+      ...goffInputs('female'),
+      statin: true,
+      kidney: { egfr: 85 },
+    }).value;
+    expect(s.models.prevent_total_cvd?.value).toBeCloseTo(expected, 12);
+    expect(s.models.prevent_total_cvd?.egfr_source).toBe('reported');
+    const cv = domainOf(s, 'cardiovascular');
+    expect(cv.model).toBe('prevent_total_cvd');
+    expect(cv.inputs_used).toEqual(expect.arrayContaining(['statin', 'egfr_ckd_epi_2021_reported']));
+    // Heart failure needs BMI, which this event lacks: the rest of PREVENT is unaffected.
+    expect(s.models_not_computed.prevent_heart_failure).toEqual({
+      status: 'missing_inputs',
+      inputs_missing: ['bmi'],
+    });
+    expect(cv.inputs_missing).toEqual(['bmi']);
   });
 
   it('names where every input came from in input_sources', () => {
@@ -135,7 +163,7 @@ describe('report_metadata inputs', () => {
       });
     }
     const cv = domainOf(s, 'cardiovascular');
-    expect(cv.inputs_missing).toEqual(['bp_treatment']);
+    expect(cv.inputs_missing).toEqual(['bp_treatment', 'statin', 'creatinine', 'bmi']);
     expect([cv.model, cv.value, cv.risk, cv.health_score, cv.health_age]).toEqual([
       null,
       null,
@@ -146,7 +174,7 @@ describe('report_metadata inputs', () => {
     expect(s.input_sources.bp_treatment).toBeUndefined();
   });
 
-  it('runs the Framingham diabetes model with parental_diabetes from report_metadata, and not without it', () => {
+  it('runs the diabetes models with parental_diabetes from report_metadata, and not without it', () => {
     const event = goffEvent('dm', [
       predictor('2345-7', '105', 'mg/dL'),
       predictor('39156-5', '31', 'kg/m2'),
@@ -170,17 +198,32 @@ describe('report_metadata inputs', () => {
       }).value,
       12,
     );
-    expect(domainOf(s, 'metabolic').model).toBe('framingham_diabetes_8y');
+    expect(domainOf(s, 'metabolic').model).toBe('san_antonio_diabetes_7_5y');
+    expect(s.models.san_antonio_diabetes_7_5y?.value).toBeCloseTo(
+      sanAntonioDiabetesRisk({
+        ageYears: 55,
+        sex: 'female',
+        fastingGlucoseMgDl: 105,
+        systolicBpMmHg: 120,
+        hdlMgDl: 50,
+        bmi: 31,
+        familyHistory: true,
+        diagnosedDiabetes: false,
+      }).value,
+      12,
+    );
     expect(s.input_sources.parental_diabetes).toEqual({
       source: 'report_metadata',
       member: 'parental_diabetes',
     });
 
     const without = scoreEvent(event, undefined, untreated('female'));
-    expect(without.models_not_computed.framingham_diabetes_8y).toEqual({
-      status: 'missing_inputs',
-      inputs_missing: ['parental_diabetes'],
-    });
+    for (const id of ['framingham_diabetes_8y', 'san_antonio_diabetes_7_5y']) {
+      expect(without.models_not_computed[id]).toEqual({
+        status: 'missing_inputs',
+        inputs_missing: ['parental_diabetes'],
+      });
+    }
   });
 
   it('does not use a report_metadata value of the wrong type, and says so', () => {
@@ -223,6 +266,7 @@ describe('reportMetadataSchema scoring members', () => {
       diabetes: false,
       parental_diabetes: null,
       race: 'african_american',
+      statin: true,
     });
     expect(parsed).toMatchObject({
       sex: 'female',
@@ -231,6 +275,7 @@ describe('reportMetadataSchema scoring members', () => {
       diabetes: false,
       parental_diabetes: null,
       race: 'african_american',
+      statin: true,
     });
     expect('bp_treated' in reportMetadataSchema.parse(base)).toBe(false);
   });
@@ -242,6 +287,7 @@ describe('reportMetadataSchema scoring members', () => {
     ['diabetes', 'false', 'expected diabetes (diagnosed diabetes) as true or false'],
     ['parental_diabetes', 1, 'expected parental_diabetes (a parent with diabetes) as true or false'],
     ['race', 'White', "expected race as 'white', 'african_american' or 'other'"],
+    ['statin', 'yes', 'expected statin (on statin therapy) as true or false'],
   ])('rejects %s = %j with a clear message', (member, value, message) => {
     const result = reportMetadataSchema.safeParse({ ...base, [member]: value });
     expect(result.success).toBe(false);

@@ -22,6 +22,10 @@ describe('scoreRequest', () => {
       'homa_ir',
       'pce_ascvd_10y',
       'phenoage',
+      'prevent_ascvd',
+      'prevent_heart_failure',
+      'prevent_total_cvd',
+      'san_antonio_diabetes_7_5y',
     ]);
     expect(first?.domains.map((d) => d.domain)).toEqual([
       'overall',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { scoreEvent } from '../../src/scoring/score-event.js';
 import { domainChanges } from '../../src/scoring/trends.js';
-import { fullEvent, predictor, testInputCodes } from './fixtures.js';
+import { fullEvent, predictor, TEST_STATIN_CODE, testInputCodes } from './fixtures.js';
 
 const codes = testInputCodes();
 
@@ -32,7 +32,11 @@ describe('domainChanges', () => {
   });
 
   it('never compares figures of different models', () => {
-    const young = scoreEvent(fullEvent('young', 38), codes); // Framingham (PCE starts at 40)
+    // Without statin status PREVENT cannot run; at 38 the PCE (40-79) cannot either, so Framingham scores it.
+    const event = fullEvent('young', 38);
+    event.predictors = event.predictors.filter((p) => p.observation_code !== TEST_STATIN_CODE);
+    const young = scoreEvent(event, codes);
+    expect(young.domains.find((d) => d.domain === 'cardiovascular')?.model).toBe('framingham_cvd_10y');
     const cv = domainChanges([young, e1]).find(
       (c) => c.domain === 'cardiovascular' && c.span === 'consecutive',
     );

@@ -1,8 +1,10 @@
 /**
  * The term of each predictor in each domain's model, read from the scoring's coefficient files. One model per
- * domain, the one the domain leads with in src/scoring/domains.ts: Pooled Cohort Equations (cardiovascular),
- * Framingham Offspring diabetes model (metabolic), CKD-EPI 2021 creatinine-cystatin C (kidney), PhenoAge
- * (overall). Liver (FIB-4) has no terms: the NHANES compilation has no AST, ALT or platelets.
+ * domain: Pooled Cohort Equations (cardiovascular), Framingham Offspring diabetes model (metabolic), CKD-EPI
+ * 2021 creatinine-cystatin C (kidney), PhenoAge (overall). Liver (FIB-4) has no terms: the NHANES compilation
+ * has no AST, ALT or platelets. Since scoring 2025.2 the cardiovascular and metabolic domains lead with
+ * PREVENT and the San Antonio model (src/scoring/domains.ts); the shipped top-predictor dataset was built
+ * from the two models named here and has not been rebuilt from those.
  */
 import type { Sex } from '../../schemas/refdata.js';
 import type { NumericInput } from '../../scoring/input-codes.js';
