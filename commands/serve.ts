@@ -1,12 +1,23 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../src/cli/base-command.js';
 import { defaultConcurrency, leaseMsFromEnv, openEngine } from '../src/cli/engine.js';
+import { formatsSee } from '../src/cli/help.js';
 import { onShutdownSignal } from '../src/engine/shutdown.js';
 import { startServer } from '../src/server/serve.js';
 
 export default class Serve extends BaseCommand<typeof Serve> {
   static override summary =
-    'Serve every SPEC.md endpoint over the job engine, with workers in the same process.';
+    'Serve the HTTP API (lab extraction, health reports, reference data) with workers in the same process.';
+  static override description = [
+    'Routes: POST /extraction/lab/upload, GET /extraction/lab/status/{jobId} and ' +
+      '/extraction/lab/results/{jobId}; POST /health-score/report and /health-score/report/condensed, GET ' +
+      '/health-score/report/status/{job_id}; GET /reference-data/, POST /predictor-statistics/, GET ' +
+      '/top-disease-predictors/, GET /lab-ranges/.',
+    'Every route needs an x-api-key header (create one with `assay keys create`) except GET /healthz, ' +
+      '/readyz, /openapi.json (the API description) and /docs. Jobs are shared with the CLI through the ' +
+      "home's store. SIGINT or SIGTERM drains requests and jobs, then exits.",
+    formatsSee('HTTP bodies'),
+  ].join('\n\n');
   static override examples = [
     '<%= config.bin %> serve',
     '<%= config.bin %> serve --host 0.0.0.0 --port 8080 --workers 4',

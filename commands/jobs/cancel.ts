@@ -6,7 +6,8 @@ import { type JobView, jobView } from '../../src/cli/job-view.js';
 export default class JobsCancel extends BaseCommand<typeof JobsCancel> {
   static override summary = 'Cancel a job that has not finished.';
   static override description =
-    'A running job is stopped at its next write: the worker holding it loses its lease and discards its result.';
+    'A running job is stopped at its next write: the worker holding it loses its lease and discards its result.' +
+    ' With --json: the job after the change, as `assay jobs show --json` prints it.';
   static override examples = ['<%= config.bin %> jobs cancel <id>'];
   static override args = { id: Args.string({ description: 'Job id.', required: true }) };
 

@@ -10,6 +10,8 @@ import { EXIT } from '../../src/errors.js';
 
 export default class JobsDemo extends BaseCommand<typeof JobsDemo> {
   static override summary = 'Run built-in demo jobs through the engine: enqueue, claim, retry, complete.';
+  static override description =
+    'No-op jobs that hash their number, to see the engine work. With --json: {jobs: [...]}, each as `assay jobs show --json` prints it. Exit code 1 when any job did not complete.';
   static override examples = [
     '<%= config.bin %> jobs demo',
     '<%= config.bin %> jobs demo --count 100 --fail-times 1',

@@ -1,12 +1,17 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../../src/cli/base-command.js';
 import { openEngine } from '../../src/cli/engine.js';
+import { formatsSee } from '../../src/cli/help.js';
 import { type JobView, jobView } from '../../src/cli/job-view.js';
 import { renderTable } from '../../src/cli/table.js';
 import type { JobState } from '../../src/engine/types.js';
 
 export default class JobsList extends BaseCommand<typeof JobsList> {
   static override summary = 'List jobs in the store, newest first.';
+  static override description = [
+    'With --json: an array of jobs, each as `assay jobs show --json` prints it.',
+    formatsSee('Jobs'),
+  ].join('\n\n');
   static override examples = [
     '<%= config.bin %> jobs list',
     '<%= config.bin %> jobs list --state failed --json',

@@ -6,6 +6,7 @@ const DAY_MS = 86_400_000;
 
 export default class JobsPrune extends BaseCommand<typeof JobsPrune> {
   static override summary = 'Delete finished jobs (done, failed, cancelled) older than the retention period.';
+  static override description = 'With --json: {deleted, olderThanDays}.';
   static override examples = ['<%= config.bin %> jobs prune --older-than 30'];
   static override flags = {
     'older-than': Flags.integer({

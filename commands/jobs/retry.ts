@@ -6,7 +6,8 @@ import { type JobView, jobView } from '../../src/cli/job-view.js';
 export default class JobsRetry extends BaseCommand<typeof JobsRetry> {
   static override summary = 'Send a failed or cancelled job back to the queue with its attempts reset.';
   static override description =
-    'The job runs again on the next worker that looks: `assay jobs work`, `assay serve`, or any command that runs workers on the same home.';
+    'The job runs again on the next worker that looks: `assay jobs work`, `assay serve`, or any command that runs workers on the same home.' +
+    ' With --json: the job after the change, as `assay jobs show --json` prints it.';
   static override examples = ['<%= config.bin %> jobs retry <id>'];
   static override args = { id: Args.string({ description: 'Job id.', required: true }) };
 

@@ -1,10 +1,16 @@
 import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../../src/cli/base-command.js';
 import { openEngine } from '../../src/cli/engine.js';
+import { formatsSee } from '../../src/cli/help.js';
 import { type JobView, jobView } from '../../src/cli/job-view.js';
 
 export default class JobsShow extends BaseCommand<typeof JobsShow> {
   static override summary = 'Show one job: status, attempts, error and result.';
+  static override description = [
+    'With --json: {id, kind, status, state, attempts, maxAttempts, createdAt, updatedAt, runAt, workerId, ' +
+      'parentId, errorType, errorMessage, result}. Exit code 3 for an unknown job.',
+    formatsSee('Jobs'),
+  ].join('\n\n');
   static override examples = [
     '<%= config.bin %> jobs show 3f0c...-...',
     '<%= config.bin %> jobs show <id> --json',

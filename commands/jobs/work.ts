@@ -6,6 +6,8 @@ import { runWorkers } from '../../src/cli/run-workers.js';
 export default class JobsWork extends BaseCommand<typeof JobsWork> {
   static override summary =
     'Run workers over the job store until Ctrl-C (or until the queue is empty with --drain).';
+  static override description =
+    'Workers claim jobs of every kind from the store shared with `assay serve` and other commands on the same home. With --json: {workerId, done, failed, retried}.';
   static override examples = [
     '<%= config.bin %> jobs work --concurrency 4',
     '<%= config.bin %> jobs work --drain --json',

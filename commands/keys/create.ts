@@ -6,6 +6,8 @@ import { ApiKeys } from '../../src/server/api-keys.js';
 export default class KeysCreate extends BaseCommand<typeof KeysCreate> {
   static override summary =
     'Create an API key for `assay serve`. The key and its webhook secret are shown once.';
+  static override description =
+    'With --json: {id, name, key, webhookSecret, createdAt}. Send the key as the x-api-key header; lab webhooks are signed with the webhook secret.';
   static override examples = ['<%= config.bin %> keys create --name ci-pipeline'];
   static override flags = { name: Flags.string({ description: 'A label for the key.', required: true }) };
 

@@ -5,6 +5,7 @@ import { ApiKeys } from '../../src/server/api-keys.js';
 
 export default class KeysList extends BaseCommand<typeof KeysList> {
   static override summary = 'List API keys (ids and names; keys themselves are never stored).';
+  static override description = 'With --json: an array of {id, name, createdAt, revokedAt}.';
 
   async run(): Promise<Array<{ id: string; name: string; createdAt: string; revokedAt: string | null }>> {
     const db = openDatabase(this.home);

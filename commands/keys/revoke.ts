@@ -5,6 +5,7 @@ import { ApiKeys } from '../../src/server/api-keys.js';
 
 export default class KeysRevoke extends BaseCommand<typeof KeysRevoke> {
   static override summary = 'Revoke an API key: requests with it get 401 from then on.';
+  static override description = 'With --json: {id, revokedAt}.';
   static override args = {
     id: Args.string({ description: 'Key id (from `assay keys list`).', required: true }),
   };

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../../src/cli/base-command.js';
+import { formatsSee } from '../../src/cli/help.js';
 import { renderTable } from '../../src/cli/table.js';
 import { UsageError } from '../../src/errors.js';
 import { createLlmClient } from '../../src/terminology/llm.js';
@@ -8,10 +9,14 @@ import { type MappedName, mapTestName, parseNameList } from '../../src/terminolo
 
 export default class LabMap extends BaseCommand<typeof LabMap> {
   static override summary = 'Map printed lab test names to LOINC (and their units to UCUM).';
-  static override description =
+  static override description = [
     'Offline by default: catalogue names and synonyms checked against unit and panel, then a lexical fuzzy ' +
-    'matcher. With ASSAY_LLM_URL set, names the offline tiers cannot place are asked of that endpoint, and ' +
-    'only catalogue codes with a valid check digit are accepted from it.';
+      'matcher. With ASSAY_LLM_URL set, names the offline tiers cannot place are asked of that endpoint, and ' +
+      'only catalogue codes with a valid check digit are accepted from it.',
+    'With --json: {name, unit, panel, loinc: {loincCode, loincMatchType, loincMatcher?, score?, longName?}, ' +
+      'ucum?: {ucumCode, ucumMatchMethod}}, an array of them with --file (a CSV file, columns name[,unit]).',
+    formatsSee('Lab map'),
+  ].join('\n\n');
 
   static override examples = [
     '<%= config.bin %> lab map "LDL-CHOLESTEROL" --unit "mg/dL (calc)"',

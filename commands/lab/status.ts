@@ -1,6 +1,7 @@
 import { Args } from '@oclif/core';
 import { BaseCommand } from '../../src/cli/base-command.js';
 import { openEngine } from '../../src/cli/engine.js';
+import { formatsSee } from '../../src/cli/help.js';
 import { NotFoundError } from '../../src/errors.js';
 import { LAB_EXTRACT } from '../../src/lab/job.js';
 import { type LabStatusBody, labStatusBody } from '../../src/lab/status-body.js';
@@ -8,9 +9,12 @@ import { type LabStatusBody, labStatusBody } from '../../src/lab/status-body.js'
 export default class LabStatus extends BaseCommand<typeof LabStatus> {
   static override summary =
     'Show the status of a lab extraction job (the body the HTTP status endpoint returns).';
-  static override description =
-    'Completed jobs show the full ExtractionResults; rejected ones their rejection_reason, failed ones the ' +
-    'error. Works for jobs submitted by any process sharing the same home. Exit code 3 for an unknown job.';
+  static override description = [
+    'Completed jobs show the full extraction result (panels, results, mergeActions, validationFlags, ' +
+      'coverage); rejected ones their rejection_reason, failed ones the error {code, message}. Works for ' +
+      'jobs submitted by any process sharing the same home. Exit code 3 for an unknown job.',
+    formatsSee('Lab status bodies'),
+  ].join('\n\n');
 
   static override examples = [
     '<%= config.bin %> lab status 3f0c...',

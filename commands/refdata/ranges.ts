@@ -1,5 +1,6 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../../src/cli/base-command.js';
+import { formatsSee } from '../../src/cli/help.js';
 import { renderTable } from '../../src/cli/table.js';
 import { openDatabase } from '../../src/engine/sqlite/open-database.js';
 import { rangeRows } from '../../src/refdata/present.js';
@@ -8,6 +9,10 @@ import type { LabRange } from '../../src/schemas/refdata.js';
 
 export default class RefdataRanges extends BaseCommand<typeof RefdataRanges> {
   static override summary = 'Laboratory reference ranges, optionally for one sex and one vendor.';
+  static override description = [
+    'With --json: an array of lab ranges {lab_range_id, concept_id, concept_code, concept_name, vendor_name, gender_name, min_value, min_value_operator, min_value_display, max_value, max_value_operator, max_value_display, bmi_min, bmi_max, menstrual_cycle}.',
+    formatsSee('Reference data'),
+  ].join('\n\n');
   static override examples = [
     '<%= config.bin %> refdata ranges --sex female',
     '<%= config.bin %> refdata ranges --vendor "Quest Diagnostics" --json',

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../../src/cli/base-command.js';
+import { formatsSee } from '../../src/cli/help.js';
 import { renderTable } from '../../src/cli/table.js';
 import { openDatabase } from '../../src/engine/sqlite/open-database.js';
 import { statisticRows } from '../../src/refdata/present.js';
@@ -13,6 +14,10 @@ import {
 
 export default class RefdataStats extends BaseCommand<typeof RefdataStats> {
   static override summary = 'Population statistics and optimal ranges of each predictor for a sex and age.';
+  static override description = [
+    'With --json: {header: {event_id, event_asof_dtutc, scoring_version}, predictor_statistics: [{name, observation_codes, mean, optimal_min, optimal_max, absolute_min, absolute_max, partner_lab_range, partner_lab_min, partner_lab_max}]}.',
+    formatsSee('Reference data'),
+  ].join('\n\n');
   static override examples = [
     '<%= config.bin %> refdata stats --sex female --age 50',
     '<%= config.bin %> refdata stats --sex male --age 62.5 --json',

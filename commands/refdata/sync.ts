@@ -1,5 +1,6 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../../src/cli/base-command.js';
+import { formatsSee } from '../../src/cli/help.js';
 import { renderTable } from '../../src/cli/table.js';
 import { openDatabase } from '../../src/engine/sqlite/open-database.js';
 import { syncRows } from '../../src/refdata/present.js';
@@ -7,13 +8,16 @@ import { type SyncResult, sourceFromFlag, syncRefdata } from '../../src/refdata/
 
 export default class RefdataSync extends BaseCommand<typeof RefdataSync> {
   static override summary = 'Load reference data into the store, all or nothing.';
-  static override description =
+  static override description = [
     'Without --from, loads the dataset bundled with assay. With an http(s) URL, reads a compatible server ' +
-    '(GET /reference-data/, /lab-ranges/, /top-disease-predictors/ and POST /predictor-statistics/ for each ' +
-    "sex and age 18-85: 139 requests). With a folder, reads a lab's own files (reference-data.json, " +
-    'predictor-statistics.json, top-disease-predictors.json, lab-ranges.json or lab-ranges.csv) over what ' +
-    'the store holds. Everything is validated first and written in one transaction; syncing the same data ' +
-    'again changes nothing.';
+      '(GET /reference-data/, /lab-ranges/, /top-disease-predictors/ and POST /predictor-statistics/ for each ' +
+      "sex and age 18-85: 139 requests). With a folder, reads a lab's own files (reference-data.json, " +
+      'predictor-statistics.json, top-disease-predictors.json, lab-ranges.json or lab-ranges.csv) over what ' +
+      'the store holds. Everything is validated first and written in one transaction; syncing the same data ' +
+      'again changes nothing.',
+    'With --json: {dataset_version, source, scoring_version, synced_at, resources}.',
+    formatsSee('Reference data'),
+  ].join('\n\n');
 
   static override examples = [
     '<%= config.bin %> refdata sync',

@@ -1,4 +1,5 @@
 import { BaseCommand } from '../../src/cli/base-command.js';
+import { formatsSee } from '../../src/cli/help.js';
 import { renderTable } from '../../src/cli/table.js';
 import { openDatabase } from '../../src/engine/sqlite/open-database.js';
 import { topRows } from '../../src/refdata/present.js';
@@ -7,6 +8,10 @@ import type { TopDiseasePredictors } from '../../src/schemas/refdata.js';
 
 export default class RefdataTop extends BaseCommand<typeof RefdataTop> {
   static override summary = 'The top-ranked predictors of each health domain.';
+  static override description = [
+    'With --json: {top_disease_predictors: [{disease, predictors: [{observation_codes, rank, strength}]}]}.',
+    formatsSee('Reference data'),
+  ].join('\n\n');
   static override examples = ['<%= config.bin %> refdata top', '<%= config.bin %> refdata top --json'];
 
   async run(): Promise<TopDiseasePredictors> {

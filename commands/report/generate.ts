@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../../src/cli/base-command.js';
 import { defaultConcurrency, leaseMsFromEnv, openEngine } from '../../src/cli/engine.js';
+import { formatsSee } from '../../src/cli/help.js';
 import { waitWithProgress } from '../../src/cli/progress.js';
 import { renderTable } from '../../src/cli/table.js';
 import { onShutdownSignal } from '../../src/engine/shutdown.js';
@@ -21,11 +22,23 @@ interface GeneratedReport extends ReportStatusRecord {
 }
 
 export default class ReportGenerate extends BaseCommand<typeof ReportGenerate> {
-  static override summary = 'Generate PDF health reports from report requests (SPEC.md A1).';
-  static override description =
-    'Each request becomes a report job (full for health_events, condensed for health_event) run by workers in this process. The PDF goes where the request says (pre-signed URL, callback) and, with --out, to <DIR>/<name>.pdf with the report model as <DIR>/<name>.report.json.';
+  static override summary = 'Generate PDF health reports from report request files (JSON).';
+  static override description = [
+    'Input: request files, or folders of *.json request files. A request holds report_metadata (event_id, ' +
+      'event_asof_dtutc, and a configuration naming storage_presigned_url and/or callback_url), uid_ext, and ' +
+      'either health_events (a full report over a time series) or health_event (a condensed one-page ' +
+      'report); each event has health_event_id, event_age and predictors [{observation_code (LOINC), value, ' +
+      'unit}].',
+    'Each request becomes a report job run by workers in this process. The PDF goes where the request says ' +
+      '(a PUT to the pre-signed URL, a callback) and, with --out, to <DIR>/<name>.pdf with the report model ' +
+      'as <DIR>/<name>.report.json; a request without a destination needs --out.',
+    'Output: one row per request. With --json, {reports: [{file, variant, job_id, status, created_at, ' +
+      'updated_at, error_type, error_message, out_pdf, out_json}]}. Exit code 0 only when every report ' +
+      'completed.',
+    formatsSee('Report request'),
+  ].join('\n\n');
   static override examples = [
-    '<%= config.bin %> report generate fixtures/reports/full-three-events.json --out reports/',
+    '<%= config.bin %> report generate request.json --out reports/',
     '<%= config.bin %> report generate requests/ --out reports/ --json',
     '<%= config.bin %> report generate --watch inbox/ --out reports/',
   ];
@@ -45,7 +58,7 @@ export default class ReportGenerate extends BaseCommand<typeof ReportGenerate> {
     const paths = argv as string[];
     if (paths.length === 0 && !this.flags.watch) {
       throw new UsageError('Name at least one request file or directory, or pass --watch DIR.', [
-        'assay report generate fixtures/reports/full-three-events.json --out reports/',
+        'assay report generate request.json --out reports/',
       ]);
     }
     if (paths.length > 0 && this.flags.watch) {

@@ -1,11 +1,18 @@
 import { Args } from '@oclif/core';
 import { BaseCommand } from '../../src/cli/base-command.js';
 import { openEngine } from '../../src/cli/engine.js';
+import { formatsSee } from '../../src/cli/help.js';
 import { reportStatus } from '../../src/report/status.js';
 import type { ReportStatusRecord } from '../../src/schemas/report.js';
 
 export default class ReportStatus extends BaseCommand<typeof ReportStatus> {
-  static override summary = 'Show the status record of a report job (SPEC.md A3).';
+  static override summary = 'Show the status record of a report job.';
+  static override description = [
+    'The record the HTTP report status route returns: {job_id, status, created_at, updated_at, error_type, ' +
+      'error_message}, where status is pending, processing, completed or failed, and error_type and ' +
+      'error_message are set only when it failed. Exit code 3 for an unknown job.',
+    formatsSee('Report output and status'),
+  ].join('\n\n');
   static override examples = [
     '<%= config.bin %> report status <jobId>',
     '<%= config.bin %> report status <jobId> --json',

@@ -9,7 +9,8 @@ export interface RouteDoc {
   tag: string;
   body?: z.ZodType;
   query?: z.ZodObject;
-  responses: Record<number, { description: string; schema?: z.ZodType }>;
+  /** `alsoAs`: other media types the same answer is sent in when the client's Accept asks for them. */
+  responses: Record<number, { description: string; schema?: z.ZodType; alsoAs?: string[] }>;
   public?: boolean;
 }
 
@@ -47,7 +48,16 @@ export function openApiDocument(routes: RouteDoc[], version: string) {
           status,
           {
             description: res.description,
-            ...(res.schema ? { content: { 'application/json': { schema: toSchema(res.schema) } } } : {}),
+            ...(res.schema
+              ? {
+                  content: {
+                    'application/json': { schema: toSchema(res.schema) },
+                    ...Object.fromEntries(
+                      (res.alsoAs ?? []).map((type) => [type, { schema: { type: 'string' } }]),
+                    ),
+                  },
+                }
+              : {}),
           },
         ]),
       ),
@@ -59,7 +69,7 @@ export function openApiDocument(routes: RouteDoc[], version: string) {
     info: {
       title: 'assay',
       version,
-      description: 'Health reports, lab PDF extraction and reference data (SPEC.md).',
+      description: 'Health reports, lab PDF extraction and reference data.',
     },
     components: { securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' } } },
     security: [{ apiKey: [] }],

@@ -33,14 +33,14 @@ export const refdataArea: Area = {
     {
       method: 'get',
       path: '/reference-data/',
-      summary: 'The biomarker concept catalogue (C1).',
+      summary: 'The biomarker concept catalogue.',
       tag: 'reference data',
       responses: { 200: { description: 'Concepts', schema: conceptListSchema }, ...notModified, ...errors },
     },
     {
       method: 'post',
       path: '/predictor-statistics/',
-      summary: 'Population statistics per predictor for a sex and age (C2 -> C3).',
+      summary: 'Population statistics per predictor for a sex and age.',
       tag: 'reference data',
       body: predictorStatisticsRequestSchema,
       responses: {
@@ -53,7 +53,7 @@ export const refdataArea: Area = {
     {
       method: 'get',
       path: '/top-disease-predictors/',
-      summary: 'Top-ranked predictors per health domain (C4).',
+      summary: 'Top-ranked predictors per health domain.',
       tag: 'reference data',
       responses: {
         200: { description: 'Top predictors', schema: topDiseasePredictorsSchema },
@@ -64,7 +64,7 @@ export const refdataArea: Area = {
     {
       method: 'get',
       path: '/lab-ranges/',
-      summary: 'Laboratory reference ranges, filtered by sex and vendor (C5).',
+      summary: 'Laboratory reference ranges, filtered by sex and vendor.',
       tag: 'reference data',
       query: labRangesQuery,
       responses: {

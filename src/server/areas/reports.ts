@@ -15,7 +15,7 @@ import { HttpError } from '../error-bodies.js';
 import { checkTargetUrl } from '../target-policy.js';
 
 const submitResponses = {
-  202: { description: 'Accepted (A2)', schema: reportAckSchema },
+  202: { description: 'Accepted', schema: reportAckSchema },
   400: { description: 'Malformed JSON', schema: detailErrorSchema },
   401: { description: 'API key missing or invalid', schema: detailErrorSchema },
   422: { description: 'Request failed validation, or names no destination', schema: detailErrorSchema },
@@ -28,7 +28,7 @@ export const reportsArea: Area = {
     {
       method: 'post',
       path: '/health-score/report',
-      summary: 'Generate a full report from a time series of health events (A1 with health_events).',
+      summary: 'Generate a full report from a time series of health events (health_events).',
       tag: 'reports',
       body: fullReportApiSchema,
       responses: submitResponses,
@@ -36,7 +36,7 @@ export const reportsArea: Area = {
     {
       method: 'post',
       path: '/health-score/report/condensed',
-      summary: 'Generate a condensed report for one health event (A1 with health_event).',
+      summary: 'Generate a condensed report for one health event (health_event).',
       tag: 'reports',
       body: condensedReportApiSchema,
       responses: submitResponses,
@@ -44,7 +44,7 @@ export const reportsArea: Area = {
     {
       method: 'get',
       path: '/health-score/report/status/{job_id}',
-      summary: 'Status of a report job (A3).',
+      summary: 'Status of a report job.',
       tag: 'reports',
       responses: {
         200: { description: 'Status record', schema: reportStatusRecordSchema },

@@ -1,0 +1,35 @@
+import { BaseCommand } from '../src/cli/base-command.js';
+import { renderTable } from '../src/cli/table.js';
+import { type DoctorReport, doctorFixes, doctorRows, runDoctor } from '../src/doctor/doctor.js';
+import { EXIT } from '../src/errors.js';
+
+export default class Doctor extends BaseCommand<typeof Doctor> {
+  static override summary = 'Check that this machine can run assay, and say how to fix what is missing.';
+  static override description =
+    'Checks the Node.js version against the supported range, that the native SQLite module loads, that ' +
+    'pdftoppm, pdfimages and tesseract (with English data) are on PATH for OCR of scanned PDFs, the OCR ' +
+    'budget per page (ASSAY_OCR_PAGE_CPU_MS), that the home is a writable directory (or can be created) ' +
+    'with a private keys/ folder, that the job store opens (it is created on first use, as by any ' +
+    'command), and which reference dataset reads use. Prints one row per check and the fix for each ' +
+    'problem. Exit code 0 when nothing failed (warnings allowed), 1 otherwise. With --json: ' +
+    '{ok, checks: [{check, status (ok, warn, fail or skip), detail, fix?}]}.';
+
+  static override examples = [
+    '<%= config.bin %> doctor',
+    '<%= config.bin %> doctor --json',
+    '<%= config.bin %> doctor --home /srv/assay',
+  ];
+
+  async run(): Promise<DoctorReport> {
+    const report = await runDoctor(this.home);
+    this.log(renderTable(['CHECK', 'STATUS', 'DETAIL'], doctorRows(report)));
+    const fixes = doctorFixes(report);
+    if (fixes.length > 0) {
+      this.log('\nTo fix:');
+      for (const fix of fixes) this.log(`  ${fix}`);
+    }
+    this.log(report.ok ? '\nassay is ready to use.' : '\nassay found problems: see the fixes above.');
+    if (!report.ok) process.exitCode = EXIT.jobFailed;
+    return report;
+  }
+}
