@@ -1,9 +1,10 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { basename, extname, join, resolve } from 'node:path';
+import { mkdir, readFile } from 'node:fs/promises';
+import { basename, join, resolve } from 'node:path';
 import { Flags } from '@oclif/core';
 import { watch } from 'chokidar';
 import { BaseCommand } from '../../src/cli/base-command.js';
 import { defaultConcurrency, leaseMsFromEnv, openEngine } from '../../src/cli/engine.js';
+import { formatsSee } from '../../src/cli/help.js';
 import { waitWithProgress } from '../../src/cli/progress.js';
 import { renderTable } from '../../src/cli/table.js';
 import type { Engine } from '../../src/engine/engine.js';
@@ -19,22 +20,35 @@ import {
   summaryRow,
 } from '../../src/lab/batch-files.js';
 import { checkDob, type LabSubmission, submitLabFile } from '../../src/lab/job.js';
+import { type Format, parseFormats, render, writeOne } from '../../src/lab/output/formats.js';
 import { labStatusBody } from '../../src/lab/status-body.js';
 import { closeSharedThreadPool } from '../../src/lab/thread-pool.js';
 
 export default class LabExtract extends BaseCommand<typeof LabExtract> {
   static override summary = 'Extract structured results from lab report PDFs.';
-  static override description =
+  static override description = [
     'Each PDF becomes a lab.extract job in the shared store: language check, PHI detection and redaction, ' +
-    'validation, then panels and results mapped to LOINC and UCUM. Workers run in this process until ' +
-    'every job ends. Exit code 0 only when every file completed; 1 when any was rejected or failed. With ' +
-    '--watch, PDFs dropped into a folder are extracted as they arrive, until Ctrl-C.';
+      'validation, then panels and results mapped to LOINC and UCUM. Workers run in this process until ' +
+      'every job ends. With --watch, PDFs dropped into a folder are extracted as they arrive, until Ctrl-C. ' +
+      'Scanned PDFs need pdftoppm and tesseract on PATH (check with `assay doctor`).',
+    'Output: one row per PDF (status, panels, results). With --json, {files: [{file, output, result}]}, ' +
+      'where result is the job status body: when completed, labName, dateCollected, verification, panels ' +
+      'with their results (value, unit, LOINC, UCUM, reference range, page), mergeActions, validationFlags ' +
+      '(doubts such as unread_row or ocr_low_confidence) and coverage (rows read out of the rows that looked ' +
+      'like results); otherwise the status with its rejection_reason or error. --out DIR writes each body to ' +
+      'DIR/<name>.json.',
+    'Exit code 0 only when every file completed; 1 when any was rejected or failed.',
+    formatsSee('Lab extraction'),
+  ].join('\n\n');
 
   static override examples = [
     '<%= config.bin %> lab extract report.pdf',
     '<%= config.bin %> lab extract scans/ --out results/ --dob 1980-04-12',
     '<%= config.bin %> lab extract a.pdf b.pdf --reject-if-phi --json',
     '<%= config.bin %> lab extract --watch inbox/ --out results/',
+    '<%= config.bin %> lab extract scans/ --out results/ --format json,fhir,csv',
+    '<%= config.bin %> lab extract report.pdf --format fhir --subject Patient/123 > bundle.json',
+    '<%= config.bin %> lab extract reports/ --format csv > results.csv',
   ];
 
   // Any number of files and folders.
@@ -55,12 +69,27 @@ export default class LabExtract extends BaseCommand<typeof LabExtract> {
     }),
     concurrency: Flags.integer({ description: 'PDFs processed at the same time.', min: 1, max: 64 }),
     watch: Flags.string({ description: 'Watch this folder and extract PDFs dropped into it, until Ctrl-C.' }),
+    format: Flags.string({
+      description:
+        'Output formats, several allowed (json,fhir,csv): json is the status body; fhir a FHIR R4 Bundle ' +
+        '(DiagnosticReport per panel, Observation per result, LOINC and UCUM); csv one row per result. ' +
+        'With --out, <name>.json, <name>.fhir.json and <name>.csv per PDF; without it, one fhir or csv ' +
+        'document for the whole batch on stdout.',
+      multiple: true,
+      default: ['json'],
+    }),
+    subject: Flags.string({
+      description:
+        'A reference of yours for the person (e.g. Patient/123) put in the FHIR output as subject.',
+    }),
   };
 
   async run(): Promise<{ files: FileResult[] }> {
     const { argv } = await this.parse(LabExtract);
     const inputs = argv as string[];
     if (this.flags.dob !== undefined) checkDob(this.flags.dob);
+    this.formats();
+    if (!this.flags.watch) this.stdoutFormat();
     if (!this.flags.watch && inputs.length === 0)
       throw new UsageError('Give one or more PDF files or folders, or --watch DIR.', [
         'assay lab extract report.pdf',
@@ -110,21 +139,46 @@ export default class LabExtract extends BaseCommand<typeof LabExtract> {
     );
     const results: FileResult[] = [];
     for (const [i, job] of finished.entries()) results.push(await this.record(files[i] ?? '', job));
-    this.log(renderTable(['FILE', 'STATUS', 'PANELS', 'RESULTS'], results.map(summaryRow)));
     const completed = results.filter((r) => r.result.status === 'completed').length;
-    this.log(`${completed} of ${results.length} PDFs completed.`);
+    const onStdout = this.stdoutFormat();
+    if (onStdout) {
+      // The document owns stdout; the summary goes to stderr.
+      process.stdout.write(render(onStdout, results, { subject: this.flags.subject }));
+      this.logToStderr(renderTable(['FILE', 'STATUS', 'PANELS', 'RESULTS'], results.map(summaryRow)));
+      this.logToStderr(`${completed} of ${results.length} PDFs completed.`);
+    } else {
+      this.log(renderTable(['FILE', 'STATUS', 'PANELS', 'RESULTS'], results.map(summaryRow)));
+      this.log(`${completed} of ${results.length} PDFs completed.`);
+    }
     if (completed < results.length) process.exitCode = EXIT.jobFailed;
     return { files: results };
   }
 
-  /** The status body of a finished job, written to --out as <name>.json when asked. */
+  private formats(): Format[] {
+    return parseFormats(this.flags.format ?? ['json']);
+  }
+
+  /** The one fhir or csv document to print when there is no --out to write files to. */
+  private stdoutFormat(): Exclude<Format, 'json'> | null {
+    if (this.flags.out) return null;
+    const documents = this.formats().filter((f): f is Exclude<Format, 'json'> => f !== 'json');
+    if (documents.length === 0) return null;
+    if (documents.length > 1 || this.jsonEnabled())
+      throw new UsageError('Only one document can go to stdout.', [
+        'Give --out DIR to write every format, or ask for one of fhir and csv without --json.',
+      ]);
+    return documents[0] ?? null;
+  }
+
+  /** The status body of a finished job, written to --out in each format asked for. */
   private async record(file: string, job: JobRecord, outDir = this.flags.out): Promise<FileResult> {
     const result = labStatusBody(job);
     let output: string | null = null;
     if (outDir) {
-      await mkdir(outDir, { recursive: true });
-      output = join(outDir, `${basename(file, extname(file))}.json`);
-      await writeFile(output, `${JSON.stringify(result, null, 2)}\n`);
+      for (const format of this.formats()) {
+        const written = await writeOne(outDir, format, { file, result }, { subject: this.flags.subject });
+        if (format === 'json') output = written;
+      }
     }
     return { file, output, result };
   }

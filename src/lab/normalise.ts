@@ -52,6 +52,7 @@ export function normaliseRow(row: ParsedRow, panelName: string): PanelResult {
     maxRefRangeValue: bounds.max,
     referenceRangeText: row.referenceRangeText,
     pageNumber: row.pageNumber,
+    flag: row.flag,
   };
 }
 

@@ -58,6 +58,11 @@ export interface PanelResult {
   maxRefRangeValue: number | null;
   referenceRangeText: string | null;
   pageNumber: number | null;
+  /**
+   * The abnormal flag as printed (H, L, A, High, Low, Abnormal ...), or null: this project's addition,
+   * read by the FHIR (interpretation) and CSV outputs.
+   */
+  flag?: string | null;
 }
 
 /** SPEC.md B3 LabPanel. */

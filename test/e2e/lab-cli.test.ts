@@ -69,6 +69,59 @@ describe('assay lab extract / status (real CLI processes)', () => {
     }
   });
 
+  it('writes FHIR and CSV beside the JSON with --format, and prints one document without --out', async () => {
+    const dir = join(out.dir, 'formats');
+    const r = await assay(
+      [
+        'lab',
+        'extract',
+        pdf('quest-cbc-a1c'),
+        pdf('reject-spanish'),
+        '--out',
+        dir,
+        '--format',
+        'json,fhir,csv',
+      ],
+      env,
+    );
+    expect(r.exitCode).toBe(1);
+    const written = readdirSync(dir).sort();
+    // A quarantined PDF has its status body but no results to put in FHIR or CSV.
+    expect(written).toEqual([
+      'quest-cbc-a1c.csv',
+      'quest-cbc-a1c.fhir.json',
+      'quest-cbc-a1c.json',
+      'reject-spanish.json',
+    ]);
+    const bundle = JSON.parse(readFileSync(join(dir, 'quest-cbc-a1c.fhir.json'), 'utf8')) as {
+      resourceType: string;
+      entry: Array<{ resource: { resourceType: string; subject?: unknown } }>;
+    };
+    expect(bundle.resourceType).toBe('Bundle');
+    expect(bundle.entry.filter((e) => e.resource.resourceType === 'Observation')).toHaveLength(21);
+
+    const csv = await assay(['lab', 'extract', pdf('quest-cbc-a1c'), '--format', 'csv'], env);
+    expect(csv.exitCode).toBe(0);
+    expect(csv.stdout.split('\r\n')[0]).toMatch(/^file,panel,panel_loinc,biomarker,value/);
+    expect(csv.stdout.trim().split('\r\n')).toHaveLength(22);
+    expect(csv.stderr).toContain('1 of 1 PDFs completed.');
+
+    const fhir = await assay(
+      ['lab', 'extract', pdf('quest-cbc-a1c'), '--format', 'fhir', '--subject', 'Patient/p1'],
+      env,
+    );
+    expect(JSON.parse(fhir.stdout).entry[1].resource.subject).toEqual({ reference: 'Patient/p1' });
+
+    const both = await assay(
+      ['lab', 'extract', pdf('quest-cbc-a1c'), '--format', 'fhir', '--format', 'csv'],
+      env,
+    );
+    expect(both.exitCode).toBe(2);
+    const bad = await assay(['lab', 'extract', pdf('quest-cbc-a1c'), '--format', 'xml'], env);
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toMatch(/Unknown output format "xml"/);
+  });
+
   it('exits 0 when every PDF completed, and prints a summary table without --json', async () => {
     const r = await assay(['lab', 'extract', pdf('quest-cbc-a1c'), pdf('labcorp-a1c-thyroid-lipid')], env);
     expect(r.exitCode).toBe(0);

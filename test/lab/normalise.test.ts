@@ -51,6 +51,14 @@ describe('normaliseRow', () => {
       maxRefRangeValue: 99,
       referenceRangeText: '65-99',
       pageNumber: 1,
+      flag: null,
+    });
+  });
+
+  it('keeps the printed flag beside the value', () => {
+    expect(normaliseRow(row({ resultValue: '120', flag: 'H' }), 'CMP')).toMatchObject({
+      resultValue: '120',
+      flag: 'H',
     });
   });
 

@@ -109,6 +109,27 @@ describe('lab routes (SPEC.md B) on a real server with a real webhook receiver',
     const results = await get(`/extraction/lab/results/${queued.jobId}`);
     expect(results.status).toBe(200);
     expect(await results.json()).toEqual(status);
+
+    // The same results in the formats analysts load: asked for by Accept.
+    const as = (accept: string) =>
+      fetch(`${server.url}/extraction/lab/results/${queued.jobId}`, {
+        headers: { 'x-api-key': key, accept },
+      });
+    const fhir = await as('application/fhir+json');
+    expect(fhir.headers.get('content-type')).toMatch(/^application\/fhir\+json/);
+    const bundle = (await fhir.json()) as {
+      resourceType: string;
+      entry: Array<{ resource: { resourceType: string } }>;
+    };
+    expect(bundle.resourceType).toBe('Bundle');
+    const results_ = status.panels.flatMap((p) => (p as { panelResults: unknown[] }).panelResults);
+    expect(bundle.entry.filter((e) => e.resource.resourceType === 'Observation')).toHaveLength(
+      results_.length,
+    );
+    const csv = await as('text/csv');
+    expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
+    expect((await csv.text()).trim().split('\r\n')).toHaveLength(results_.length + 1);
+    expect(fhir.headers.get('vary')).toMatch(/accept/i);
   });
 
   it('a rejected document sends job.invalid_document with its rejection_reason; results are 409', async () => {

@@ -7,7 +7,7 @@ import {
   createPendingUpload,
   expireStaleUploads,
 } from '../../lab/presigned-upload.js';
-import { labStatusBody } from '../../lab/status-body.js';
+import { type ExtractionResults, labStatusBody } from '../../lab/status-body.js';
 import type { WebhookTarget } from '../../lab/webhook.js';
 import { formatZodError } from '../../schemas/errors.js';
 import {
@@ -20,6 +20,7 @@ import type { Area, AreaDeps } from '../app.js';
 import { HttpError } from '../error-bodies.js';
 import { limitsFromEnv } from '../limits.js';
 import { checkTargetUrl } from '../target-policy.js';
+import { answerIn, CSV, FHIR_JSON } from './lab-formats.js';
 
 const MAX_PDF_BYTES = 10 * 1024 * 1024;
 const MAX_PRESIGNED_BYTES = 50 * 1024 * 1024;
@@ -42,8 +43,7 @@ export const labArea: Area = {
     {
       method: 'post',
       path: '/extraction/lab/upload',
-      summary:
-        'Upload a lab report PDF (base64), or get a pre-signed PUT URL when pdfFile is omitted (B1, B2).',
+      summary: 'Upload a lab report PDF (base64), or get a pre-signed PUT URL when pdfFile is omitted.',
       tag: 'lab extraction',
       body: labUploadRequestSchema,
       responses: {
@@ -71,17 +71,19 @@ export const labArea: Area = {
     {
       method: 'get',
       path: '/extraction/lab/status/{jobId}',
-      summary: 'Job status; the full ExtractionResults (B3) when completed.',
+      summary: 'Job status; the full extraction result when completed.',
       tag: 'lab extraction',
       responses: { 200: { description: 'Status', schema: statusBody }, ...err(404, 'Unknown job') },
     },
     {
       method: 'get',
       path: '/extraction/lab/results/{jobId}',
-      summary: 'ExtractionResults (B3) of a completed job.',
+      summary:
+        'The extraction result of a completed job: JSON by default, a FHIR R4 Bundle for Accept: ' +
+        'application/fhir+json, one CSV row per result for Accept: text/csv.',
       tag: 'lab extraction',
       responses: {
-        200: { description: 'Results', schema: statusBody },
+        200: { description: 'Results', schema: statusBody, alsoAs: [FHIR_JSON, CSV] },
         ...err(404, 'Unknown job'),
         ...err(409, 'The job ended without results (rejected or failed)'),
         ...err(425, 'Processing is not complete'),
@@ -215,10 +217,10 @@ export const labArea: Area = {
       labStatusBody(await labJob(deps, (req.params as { jobId: string }).jobId)),
     );
 
-    app.get('/extraction/lab/results/:jobId', async (req) => {
+    app.get('/extraction/lab/results/:jobId', async (req, reply) => {
       const job = await labJob(deps, (req.params as { jobId: string }).jobId);
       const body = labStatusBody(job);
-      if (body.status === 'completed') return body;
+      if (body.status === 'completed') return answerIn(body as ExtractionResults, req, reply);
       if (job.state === 'done' || job.state === 'failed' || job.state === 'cancelled') {
         throw new HttpError(409, 'no_results', `Job ${job.id} ended ${job.status}; it has no results.`);
       }
