@@ -13,10 +13,12 @@
  * right value, unit, range, page and LOINC code (bench/support/score-extraction.ts), then the held-out
  * target.
  *
- * `npm run bench -- lab [count] [--seed N]`: count of throughput PDFs (default 60, at least 50), seed of
+ * `npm run bench -- lab [count] [--seed N] [--no-ocr]`: count of throughput PDFs (default 60, at least 50), seed of
  * the held-out draw (default 7331). Seeds from 7000 up, the default among them, draw 8 reports, five of them
  * in the sealed layouts (fixtures/labs/gen/held-out-sealed.ts, not to be read by whoever tunes the parser);
- * lower seeds draw 6 reports in the open layouts only.
+ * lower seeds draw 6 reports in the open layouts only. Then scans: text fixtures printed to PDF as page
+ * images at 150-300 dpi, slightly skewed and noisy (bench/support/scanned-family.ts), OCRed, with seconds
+ * per page and results F1 (`--no-ocr` skips them).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,6 +27,7 @@ import { createMeasure } from '../fixtures/labs/gen/draw.js';
 import type { ExpectedExtraction } from '../fixtures/labs/gen/expected.js';
 import { HELD_OUT_DEFAULT_SEED, heldOutFixtures } from '../fixtures/labs/gen/held-out.js';
 import { createRng, seedFor } from '../fixtures/labs/gen/rng.js';
+import { ocrBench } from './support/ocr-bench.js';
 import { Engine } from '../src/engine/engine.js';
 import { JobRegistry } from '../src/engine/registry.js';
 import { labExtractKind, submitLabFile } from '../src/lab/job.js';
@@ -55,25 +58,30 @@ function uniqueCopy(pdf: Uint8Array, n: number): Uint8Array {
 interface Args {
   count: number;
   seed: number;
+  /** Scans printed to PDF, OCRed: about five minutes on two cores; `--no-ocr` skips them. */
+  ocr: boolean;
 }
 
 function parseArgs(args: readonly string[]): Args {
   let count = 60;
   let seed = HELD_OUT_DEFAULT_SEED;
+  let ocr = true;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] ?? '';
-    if (arg === '--seed') seed = Number(args[++i]);
+    if (arg === '--no-ocr') ocr = false;
+    else if (arg === '--seed') seed = Number(args[++i]);
     else if (arg.startsWith('--seed=')) seed = Number(arg.slice('--seed='.length));
     else if (/^\d+$/.test(arg)) count = Number(arg);
   }
   if (!Number.isInteger(seed)) throw new Error('--seed takes an integer');
-  return { count: Math.max(50, count), seed };
+  return { count: Math.max(50, count), seed, ocr };
 }
 
 export async function run(args: string[] = []): Promise<void> {
-  const { count, seed } = parseArgs(args);
+  const { count, seed, ocr } = parseArgs(args);
   await throughput(count);
   await accuracy(seed);
+  if (ocr) await ocrBench();
 }
 
 async function throughput(count: number): Promise<void> {

@@ -4,6 +4,7 @@
  * rasterising it again would only resample it. Pages that are not one embedded image (text on a scan,
  * vector drawings) are rasterised page by page (`pdftoppm`), so pages can be read in parallel.
  */
+import { readdir } from 'node:fs/promises';
 import { execa } from 'execa';
 
 export interface PageImage {
@@ -42,27 +43,33 @@ export async function planPageImages(
   });
 }
 
-/** Writes the page's image into `dir`; returns the file written. */
+/**
+ * Writes the page's image into `dir`; returns the file written. Images are written uncompressed (PNM):
+ * compressing a noisy page to PNG took pdftoppm 10-20 s, far longer than reading it, and tesseract reads
+ * PNM as it reads PNG.
+ */
 export async function writePageImage(dir: string, image: PageImage, signal?: AbortSignal): Promise<string> {
   const page = String(image.pageNumber);
+  const opts = { cwd: dir, timeout: TOOL_TIMEOUT_MS, cancelSignal: signal };
   if (image.file.startsWith('native-')) {
-    await execa('pdfimages', ['-png', '-f', page, '-l', page, 'input.pdf', image.file], {
-      cwd: dir,
-      timeout: TOOL_TIMEOUT_MS,
-      cancelSignal: signal,
-    });
-    return `${image.file}-000.png`;
+    await execa('pdfimages', ['-f', page, '-l', page, 'input.pdf', image.file], opts);
+    const written = (await readdir(dir)).find((f) => f.startsWith(`${image.file}-000.`));
+    if (written) return written;
   }
-  await execa(
-    'pdftoppm',
-    ['-r', String(image.dpi), '-png', '-f', page, '-l', page, '-singlefile', 'input.pdf', image.file],
-    {
-      cwd: dir,
-      timeout: TOOL_TIMEOUT_MS,
-      cancelSignal: signal,
-    },
-  );
-  return `${image.file}.png`;
+  const args = [
+    '-r',
+    String(image.dpi),
+    '-gray',
+    '-f',
+    page,
+    '-l',
+    page,
+    '-singlefile',
+    'input.pdf',
+    image.file,
+  ];
+  await execa('pdftoppm', args, opts);
+  return `${image.file}.pgm`;
 }
 
 /** `pdfimages -list`: one row per image with its page and x/y resolution. */

@@ -30,8 +30,12 @@ export function repairOcrWord(word: string): Repair {
   return repairNumber(word) ?? repairUnit(word) ?? { text: word, repaired: false };
 }
 
-/** `1O4`, `l.5`, `2O.1`: digits with look-alike letters, and at least one real digit. */
+/**
+ * `1O4`, `l.5`, `2O.1`: digits with look-alike letters, and at least one real digit; `33:5`: a decimal
+ * point read as a colon (one digit after it: a time has two, a titer `1:40` two or more).
+ */
 function repairNumber(word: string): Repair | null {
+  if (/^\d+:\d$/.test(word)) return { text: word.replace(':', '.'), repaired: true };
   if (!/\d/.test(word) || !/^[<>]?[\dOoDIl|S.]+$/.test(word) || NUMBER.test(word)) return null;
   const text = word.replace(/[OoDIl|S]/g, (ch) => DIGIT_LOOKALIKES[ch] ?? ch);
   return NUMBER.test(text) ? { text, repaired: true } : null;

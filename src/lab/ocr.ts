@@ -124,30 +124,101 @@ async function mapLimited<T, R>(
  */
 export function pageFromTsv(tsv: string, pageNumber: number, dpi = RASTER_DPI): PageLayout {
   const scale = 72 / dpi;
-  const items: TextItem[] = [];
+  const words: OcrWord[] = [];
   let width = 0;
   let height = 0;
   for (const row of tsv.split('\n').slice(1)) {
     const cols = row.split('\t');
     if (cols.length < 12) continue;
-    const [level, , , , , , left, top, w, h, conf] = cols.slice(0, 11).map(Number);
+    const [level, , block, par, line, , left = 0, top = 0, w = 0, h = 0, conf = 0] = cols
+      .slice(0, 11)
+      .map(Number);
     const text = cols.slice(11).join('\t').trim();
     if (level === 1) {
-      width = (w ?? 0) * scale;
-      height = (h ?? 0) * scale;
+      width = w * scale;
+      height = h * scale;
     }
-    if (level !== 5 || text === '' || (conf ?? 0) < MIN_CONFIDENCE) continue;
-    const repair = repairOcrWord(text);
-    items.push({
-      str: repair.text,
-      confidence: conf ?? 0,
-      ...(repair.repaired ? { repaired: true } : {}),
-      x: round((left ?? 0) * scale),
-      y: round(((top ?? 0) + (h ?? 0)) * scale),
-      width: round((w ?? 0) * scale),
-      height: round((h ?? 0) * scale),
-      fontSize: round((h ?? 0) * scale),
-    });
+    if (level !== 5 || text === '' || conf < MIN_CONFIDENCE) continue;
+    words.push({ text, line: `${block}.${par}.${line}`, left, top, w, h, conf });
   }
+  const baselines = straightBaselines(words, width / scale);
+  const items: TextItem[] = words.map((word, i) => {
+    const repair = repairOcrWord(word.text);
+    return {
+      str: repair.text,
+      confidence: word.conf,
+      ...(repair.repaired ? { repaired: true } : {}),
+      x: round(word.left * scale),
+      y: round((baselines[i] ?? word.top + word.h) * scale),
+      width: round(word.w * scale),
+      height: round(word.h * scale),
+      fontSize: round(word.h * scale),
+    };
+  });
   return { pageNumber, width: round(width), height: round(height), items, lines: buildLines(items) };
+}
+
+interface OcrWord {
+  text: string;
+  /** tesseract's block.paragraph.line: the words it read as one line. */
+  line: string;
+  left: number;
+  top: number;
+  w: number;
+  h: number;
+  conf: number;
+}
+
+/** Lines shorter than this (pixels) say little about the page's slope. */
+const MIN_SLOPE_SPAN = 200;
+
+/**
+ * One baseline per line tesseract read, on a page turned straight. A scan printed a degree askew drifts a
+ * table row by more than a line's height across the page, so grouping words by their own y would split the
+ * row; tesseract follows the slant itself. The page's slope (the median of its long lines' slopes) is
+ * taken out, and every word of a line gets the line's median baseline.
+ */
+function straightBaselines(words: readonly OcrWord[], pageWidth: number): number[] {
+  const byLine = new Map<string, number[]>();
+  words.forEach((word, i) => byLine.set(word.line, [...(byLine.get(word.line) ?? []), i]));
+  const slopes: number[] = [];
+  for (const members of byLine.values()) {
+    const slope = fittedSlope(members.map((i) => words[i] as OcrWord));
+    if (slope !== null) slopes.push(slope);
+  }
+  const slope = median(slopes) ?? 0;
+  const centre = pageWidth / 2;
+  const straight = words.map((word) => word.top + word.h - slope * (word.left + word.w / 2 - centre));
+  const out = new Array<number>(words.length);
+  for (const members of byLine.values()) {
+    const baseline = median(members.map((i) => straight[i] as number)) ?? 0;
+    for (const i of members) out[i] = baseline;
+  }
+  return out;
+}
+
+/** Least-squares slope of word centres along one line, or null for a short line. */
+function fittedSlope(line: readonly OcrWord[]): number | null {
+  if (line.length < 3) return null;
+  const xs = line.map((w) => w.left + w.w / 2);
+  const ys = line.map((w) => w.top + w.h / 2);
+  if (Math.max(...xs) - Math.min(...xs) < MIN_SLOPE_SPAN) return null;
+  const mx = xs.reduce((a, b) => a + b, 0) / xs.length;
+  const my = ys.reduce((a, b) => a + b, 0) / ys.length;
+  let num = 0;
+  let den = 0;
+  xs.forEach((x, i) => {
+    num += (x - mx) * ((ys[i] ?? 0) - my);
+    den += (x - mx) ** 2;
+  });
+  return den === 0 ? null : num / den;
+}
+
+function median(values: readonly number[]): number | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }

@@ -11,16 +11,25 @@ describe('repairOcrWord', () => {
     ['l.5', '1.5'],
     ['2O.1', '20.1'],
     ['<O.2', '<0.2'],
+    ['33:5', '33.5'],
   ])('repairs %j to %j and says so', (word, text) => {
     expect(repairOcrWord(word)).toEqual({ text, repaired: true });
   });
 
-  it.each([['NEGATIVE'], ['mg/dL'], ['104'], ['10/24/2024'], ['Iron'], ['O'], ['x10E3/uL'], ['A1c']])(
-    'leaves %j as it is',
-    (word) => {
-      expect(repairOcrWord(word)).toEqual({ text: word, repaired: false });
-    },
-  );
+  it.each([
+    ['NEGATIVE'],
+    ['mg/dL'],
+    ['104'],
+    ['10/24/2024'],
+    ['Iron'],
+    ['O'],
+    ['x10E3/uL'],
+    ['A1c'],
+    ['07:32'],
+    ['1:40'],
+  ])('leaves %j as it is', (word) => {
+    expect(repairOcrWord(word)).toEqual({ text: word, repaired: false });
+  });
 
   it('repairs no unit that two readings would make valid', () => {
     // 0 -> d and 0 -> O would both be guesses for a word no unit is close to.

@@ -39,9 +39,12 @@ export function viewLines(page: PageLayout): LineView[] {
     const items = itemsByLine[i] ?? [];
     if (items.length === 0) return;
     const font = Math.max(...items.map((item) => item.fontSize));
+    view.font = font;
+    // OCR word boxes vary in height with their letters (mg/dL, (BUN)): no word of a scan is taken for a
+    // raised mark, or values would be dropped with the "marks".
+    if (items.some((item) => item.confidence !== undefined)) return;
     const isRaised = (item: (typeof items)[number]) =>
       item.fontSize < RAISED_SIZE * font && item.y < view.y - RAISED_LIFT * font;
-    view.font = font;
     const raised = items.filter(isRaised).sort((a, b) => a.x - b.x);
     if (raised.length === 0) return;
     view.raised = raised.map((item) => item.str.trim());

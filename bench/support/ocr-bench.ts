@@ -1,0 +1,412 @@
+/**
+ * OCR speed and accuracy on scans like the ones patients make (bench/support/scanned-family.ts: committed
+ * text-layer reports rasterised at 150-300 dpi, slightly skewed and noisy, rebuilt as image-only PDFs).
+ *
+ * Each scan goes through runPipeline in-process, one document at a time (OCR inside it reads as many
+ * pages at once as the machine has cores), timed from bytes to outcome. Then each page image the pipeline
+ * reads (same planPageImages/writePageImage) is read again by one tesseract alone, through the pipeline's
+ * own ocrPage (one thread, --psm 4, TSV), to time OCR per page without the other lane competing; tesseract
+ * is deterministic, so that TSV is also what the pipeline read, and it is used to show the OCR line behind
+ * a wrong row. Completed reports are scored with bench/support/score-extraction.ts.
+ *
+ *   npx tsx -e "import('./bench/support/ocr-bench.ts').then(m => m.ocrBench())"
+ *
+ * About 4.5 minutes on an otherwise idle 2-core machine (8 scans, 21 pages), half of it poppler writing
+ * PNG page images of the noisy 150 dpi scans (pdftoppm -png, in the pipeline and again here). The load
+ * average is printed at the start and the end: figures taken on a busy machine are slower.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ocrAvailable, pageFromTsv } from '../../src/lab/ocr.js';
+import { planPageImages, writePageImage } from '../../src/lab/ocr-images.js';
+import { OcrTimeoutError, ocrPage } from '../../src/lab/ocr-page.js';
+import { type PipelineOutcome, runPipeline } from '../../src/lab/pipeline.js';
+import { pdfBytes } from '../../test/lab/fixture-files.js';
+import { type ScannedCase, scannedCases } from './scanned-family.js';
+import { type ExtractionScore, type FoundRow, nameKey, rowsOf, scoreExtraction } from './score-extraction.js';
+
+/** Targets on this (2-core) machine. */
+const TARGET = {
+  ocrSecondsPerPageMedian: 6,
+  fivePageSeconds: 40,
+  f1: 0.95,
+  valueAccuracy: 0.98,
+} as const;
+
+interface PageTiming {
+  pageNumber: number;
+  dpi: number;
+  /** Taking the page's image out of the PDF (pdfimages) or rasterising it (pdftoppm). */
+  imageSeconds: number;
+  /** One tesseract alone; null if it failed or ran over its budget. */
+  ocrSeconds: number | null;
+  tsv: string;
+}
+
+interface CaseResult {
+  scan: ScannedCase;
+  seconds: number;
+  /** completed, or what the pipeline ended with instead. */
+  outcome: string;
+  expectedMet: boolean;
+  score: ExtractionScore | null;
+  /** F1 of the same report read from its text layer: what the parser does without OCR. */
+  textLayerF1: number | null;
+  validationFlags: number;
+  pages: PageTiming[];
+}
+
+export async function ocrBench(): Promise<void> {
+  if (!(await ocrAvailable())) {
+    console.log('ocr bench: skipped, pdftoppm or tesseract is not installed');
+    return;
+  }
+  const started = performance.now();
+  const scans = await scannedCases();
+  const built = seconds(started);
+  const totalPages = scans.reduce((n, s) => n + s.pages, 0);
+  console.log(
+    `ocr bench: ${scans.length} scans, ${totalPages} pages, built in ${built.toFixed(1)} s; ` +
+      `${availableParallelism()} cores, runPipeline in-process one document at a time; ${load()}`,
+  );
+
+  // Module loading and pdf.js start-up happen once per process; keep them out of the first scan's time.
+  await runPipeline(pdfBytes('quest-cmp-lipid'), {});
+
+  const results: CaseResult[] = [];
+  for (const scan of scans) {
+    const result = await runCase(scan);
+    results.push(result);
+    printCase(result, results.length === 1);
+  }
+  printTotals(results);
+  printWorst(results);
+  console.log(`\nocr bench: ${seconds(started).toFixed(0)} s in all; ${load()}`);
+}
+
+/** Other work on the machine slows every figure here; the load average says how much there was. */
+function load(): string {
+  return `load average ${loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ')}`;
+}
+
+const seconds = (since: number): number => (performance.now() - since) / 1000;
+
+async function runCase(scan: ScannedCase): Promise<CaseResult> {
+  const start = performance.now();
+  let outcome: PipelineOutcome | null = null;
+  let failure = '';
+  try {
+    outcome = await runPipeline(scan.pdf, {});
+  } catch (error) {
+    failure = `error (${(error as { code?: string }).code ?? (error instanceof Error ? error.name : 'unknown')})`;
+  }
+  const wall = seconds(start);
+  const found: FoundRow[] = outcome?.status === 'completed' ? rowsOf(outcome.result.panels) : [];
+  const pages = await timePages(scan);
+  let textLayerF1: number | null = null;
+  if (scan.expect.status === 'completed' && scan.sources.length === 1) {
+    const text = await runPipeline(pdfBytes(scan.sources[0] as string), {});
+    textLayerF1 = scoreExtraction(
+      scan.truth,
+      text.status === 'completed' ? rowsOf(text.result.panels) : [],
+    ).f1;
+  }
+  return {
+    scan,
+    seconds: wall,
+    outcome: outcome ? describe(outcome) : failure,
+    expectedMet:
+      outcome !== null &&
+      outcome.status === scan.expect.status &&
+      (!('rejection_reason' in scan.expect) ||
+        ('rejection_reason' in outcome && outcome.rejection_reason === scan.expect.rejection_reason)),
+    score: scan.expect.status === 'completed' ? scoreExtraction(scan.truth, found) : null,
+    textLayerF1,
+    validationFlags: outcome?.status === 'completed' ? outcome.result.validationFlags.length : 0,
+    pages,
+  };
+}
+
+function describe(outcome: PipelineOutcome): string {
+  return outcome.status === 'completed'
+    ? 'completed'
+    : `${outcome.status}${'rejection_reason' in outcome ? `:${outcome.rejection_reason}` : ''}`;
+}
+
+/** Each page's image as the pipeline makes it, then one tesseract on it, alone, timed. */
+async function timePages(scan: ScannedCase): Promise<PageTiming[]> {
+  const dir = await mkdtemp(join(tmpdir(), 'assay-ocr-bench-'));
+  try {
+    await writeFile(join(dir, 'input.pdf'), scan.pdf, { mode: 0o600 });
+    const images = await planPageImages(dir, scan.pages);
+    const timings: PageTiming[] = [];
+    for (const image of images) {
+      let start = performance.now();
+      const file = await writePageImage(dir, image);
+      const imageSeconds = seconds(start);
+      start = performance.now();
+      let tsv = '';
+      let ocrSeconds: number | null = null;
+      try {
+        tsv = await ocrPage(dir, file, image.pageNumber, image.dpi);
+        ocrSeconds = seconds(start);
+      } catch (error) {
+        if (!(error instanceof OcrTimeoutError)) throw error;
+      }
+      timings.push({ pageNumber: image.pageNumber, dpi: image.dpi, imageSeconds, ocrSeconds, tsv });
+    }
+    return timings;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+// --- Printing -------------------------------------------------------------------------------------------------
+
+const num = (n: number | null | undefined, digits = 2, width = 5): string =>
+  (n === null || n === undefined || Number.isNaN(n) ? '-' : n.toFixed(digits)).padStart(width);
+
+function percentile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  if (sorted.length === 0) return Number.NaN;
+  // Nearest rank.
+  return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)] as number;
+}
+
+const ocrTimes = (r: CaseResult): number[] =>
+  r.pages.flatMap((p) => (p.ocrSeconds === null ? [] : [p.ocrSeconds]));
+
+const STATUS_WIDTH = 43;
+
+function printCase(r: CaseResult, header: boolean): void {
+  if (header) {
+    console.log('');
+    console.log(
+      `  ${'scan'.padEnd(28)} ${'dpi'.padStart(3)} ${'pp'.padStart(2)} ${'skew'.padStart(4)} ${'wall s'.padStart(6)}` +
+        ` ${'s/pp'.padStart(5)} ${'ocr1'.padStart(5)}  ${'status'.padEnd(STATUS_WIDTH)} ${'F1'.padStart(5)}` +
+        ` ${'value'.padStart(5)} ${'unit'.padStart(5)} ${'range'.padStart(5)} ${'rows'.padStart(7)}` +
+        ` ${'flags'.padStart(5)} ${'txtF1'.padStart(5)}`,
+    );
+  }
+  const s = r.score;
+  const status = `${r.outcome}${r.expectedMet ? '' : ` (expected ${r.scan.expect.status})`}`;
+  const skew = Math.max(...r.scan.degradation.map((d) => Math.abs(d.angle)));
+  console.log(
+    `  ${r.scan.name.padEnd(28)} ${String(r.scan.dpi).padStart(3)} ${String(r.scan.pages).padStart(2)}` +
+      ` ${num(skew, 1, 4)} ${num(r.seconds, 1, 6)} ${num(r.seconds / r.scan.pages)} ${num(percentile(ocrTimes(r), 50))}` +
+      `  ${status.padEnd(STATUS_WIDTH)} ${num(s?.f1)} ${num(s?.valueAccuracy)} ${num(s?.unitAccuracy)}` +
+      ` ${num(s?.rangeAccuracy)} ${(s ? `${s.matched}/${s.truth}` : '-').padStart(7)}` +
+      ` ${String(s ? r.validationFlags : '-').padStart(5)} ${num(r.textLayerF1)}`,
+  );
+}
+
+interface Pooled {
+  truth: number;
+  found: number;
+  matched: number;
+  f1: number;
+  value: number;
+  unit: number;
+  range: number;
+  page: number;
+  loinc: number | null;
+}
+
+/** Rows counted across reports, never paired across them. */
+function pool(scores: readonly ExtractionScore[]): Pooled {
+  const sum = (f: (s: ExtractionScore) => number): number => scores.reduce((n, s) => n + f(s), 0);
+  const truth = sum((s) => s.truth);
+  const found = sum((s) => s.found);
+  const matched = sum((s) => s.matched);
+  const precision = found === 0 ? 0 : matched / found;
+  const recall = truth === 0 ? 1 : matched / truth;
+  const over = (f: (s: ExtractionScore) => number): number =>
+    matched === 0 ? 0 : sum((s) => f(s) * s.matched) / matched;
+  const loincRows = sum((s) => s.loincRows);
+  return {
+    truth,
+    found,
+    matched,
+    f1: precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall),
+    value: over((s) => s.valueAccuracy),
+    unit: over((s) => s.unitAccuracy),
+    range: over((s) => s.rangeAccuracy),
+    page: over((s) => s.pageAccuracy),
+    loinc: loincRows === 0 ? null : sum((s) => (s.loincAccuracy ?? 0) * s.loincRows) / loincRows,
+  };
+}
+
+const verdict = (ok: boolean): string => (ok ? 'PASS' : 'FAIL');
+
+function printTotals(results: readonly CaseResult[]): void {
+  const pages = results.flatMap((r) => r.pages);
+  const ocr = pages.flatMap((p) => (p.ocrSeconds === null ? [] : [p.ocrSeconds]));
+  const overBudget = pages.length - ocr.length;
+  const image = pages.map((p) => p.imageSeconds);
+  const wall = results.reduce((n, r) => n + r.seconds, 0);
+  const pageCount = results.reduce((n, r) => n + r.scan.pages, 0);
+  const ocrMedian = percentile(ocr, 50);
+  const byDpi = new Map<number, number[]>();
+  for (const r of results) byDpi.set(r.scan.dpi, [...(byDpi.get(r.scan.dpi) ?? []), ...ocrTimes(r)]);
+
+  console.log('');
+  console.log(
+    '  s/pp: pipeline wall time per page (pages OCRed side by side); ocr1: median tesseract s/page alone',
+  );
+  console.log(`  OCR per page, one tesseract alone (one thread, --psm 4), ${ocr.length} pages:`);
+  console.log(
+    `    median ${ocrMedian.toFixed(2)} s, p95 ${percentile(ocr, 95).toFixed(2)} s, max ${Math.max(...ocr).toFixed(2)} s` +
+      (overBudget > 0 ? `, ${overBudget} over the CPU budget` : ''),
+  );
+  console.log(
+    `    by scan dpi: ${[...byDpi]
+      .sort(([a], [b]) => a - b)
+      .map(([dpi, t]) => `${dpi}: ${percentile(t, 50).toFixed(2)} s (${t.length} pp)`)
+      .join(', ')}  [150 dpi pages are re-rasterised at 300 dpi]`,
+  );
+  console.log(
+    `    page image out of the PDF: median ${percentile(image, 50).toFixed(2)} s, p95 ${percentile(image, 95).toFixed(2)} s`,
+  );
+  console.log(
+    `  pipeline: ${wall.toFixed(1)} s for ${pageCount} pages, ${(wall / pageCount).toFixed(2)} s/page wall on ${availableParallelism()} cores`,
+  );
+  const long = results.filter((r) => r.scan.pages >= 5);
+  for (const r of long)
+    console.log(
+      `  ${r.scan.pages}-page scan ${r.scan.name} (${r.scan.dpi} dpi): ${r.seconds.toFixed(1)} s wall`,
+    );
+  if (long.length === 0) console.log('  no scan of 5 pages or more');
+
+  const scored = results.flatMap((r) => (r.score ? [r.score] : []));
+  const p = pool(scored);
+  console.log(
+    `  results over ${scored.length} completed reports: truth ${p.truth}, found ${p.found}, matched ${p.matched};` +
+      ` F1 ${p.f1.toFixed(3)}; over matched rows value ${p.value.toFixed(3)}, unit ${p.unit.toFixed(3)},` +
+      ` range ${p.range.toFixed(3)}, page ${p.page.toFixed(3)}, loinc ${p.loinc === null ? '-' : p.loinc.toFixed(3)}`,
+  );
+  const unexpected = results.filter((r) => !r.expectedMet);
+  if (unexpected.length > 0)
+    console.log(
+      `  not as expected: ${unexpected.map((r) => `${r.scan.name} ${r.outcome} (expected ${r.scan.expect.status})`).join('; ')}`,
+    );
+
+  const spanish = results.find((r) => r.scan.name === 'reject-spanish');
+  const longest = long.length === 0 ? Number.NaN : Math.max(...long.map((r) => r.seconds));
+  console.log('');
+  console.log('  targets');
+  console.log(
+    `    ${verdict(ocrMedian <= TARGET.ocrSecondsPerPageMedian)}  OCR median ${ocrMedian.toFixed(2)} s/page <= ${TARGET.ocrSecondsPerPageMedian} s`,
+  );
+  console.log(
+    `    ${verdict(longest < TARGET.fivePageSeconds)}  5-page scan ${Number.isNaN(longest) ? 'none run' : `${longest.toFixed(1)} s`} < ${TARGET.fivePageSeconds} s`,
+  );
+  console.log(`    ${verdict(p.f1 >= TARGET.f1)}  results F1 ${p.f1.toFixed(3)} >= ${TARGET.f1}`);
+  console.log(
+    `    ${verdict(p.value >= TARGET.valueAccuracy)}  value accuracy ${p.value.toFixed(3)} >= ${TARGET.valueAccuracy}`,
+  );
+  console.log(
+    `    ${verdict(spanish?.expectedMet === true)}  Spanish scan quarantined (${spanish?.outcome ?? 'not run'})`,
+  );
+}
+
+/** Error count of a scored case: rows missed, rows extra, fields wrong. */
+const errors = (s: ExtractionScore): number => s.missed.length + s.extra.length + s.wrong.length;
+
+/** OCR lines shown per case, at most. */
+const SHOWN_LINES = 12;
+
+function printWorst(results: readonly CaseResult[]): void {
+  const worst = results
+    .filter((r): r is CaseResult & { score: ExtractionScore } => r.score !== null && errors(r.score) > 0)
+    .sort((a, b) => a.score.f1 - b.score.f1 || errors(b.score) - errors(a.score))
+    .slice(0, 3);
+  if (worst.length === 0) return;
+  console.log('');
+  console.log('  worst cases (synthetic fixtures, so values are shown)');
+  for (const r of worst) {
+    const s = r.score;
+    console.log(
+      `  ${r.scan.name} (${r.scan.dpi} dpi, ${r.outcome}): F1 ${s.f1.toFixed(3)}; ${s.missed.length} missed,` +
+        ` ${s.extra.length} extra, ${s.wrong.length} fields wrong`,
+    );
+    if (s.missed.length > 0) console.log(wrap(`missed: ${s.missed.join(', ')}`));
+    if (s.extra.length > 0) console.log(wrap(`extra: ${s.extra.join(', ')}`));
+    for (const field of ['value', 'unit', 'range', 'page', 'loinc'] as const) {
+      const wrong = s.wrong.filter((w) => w.field === field);
+      if (wrong.length === 0) continue;
+      const shown = wrong.map((w) => `${w.name} ${JSON.stringify(w.expected)}->${JSON.stringify(w.found)}`);
+      console.log(wrap(`${field} wrong (${wrong.length}): ${shown.join(', ')}`));
+    }
+    // What tesseract read for the rows that went wrong, as the OCR lines (cells | apart) before parsing.
+    const lines = ocrLines(r);
+    const names = [
+      ...new Set([...s.wrong.filter((w) => w.field !== 'page').map((w) => w.name), ...s.missed]),
+    ];
+    const shown = names.flatMap((name) => {
+      const line = findLine(lines, name, r.scan.truth.find((t) => t.name === name)?.page ?? null);
+      return line ? [`${name.padEnd(24)} ${line}`] : [];
+    });
+    if (shown.length > 0) console.log('    OCR lines of those rows (cells | apart):');
+    for (const line of shown.slice(0, SHOWN_LINES))
+      console.log(`      ${line.length > 130 ? `${line.slice(0, 127)}...` : line}`);
+    if (shown.length > SHOWN_LINES) console.log(`      ... ${shown.length - SHOWN_LINES} more`);
+  }
+}
+
+/** Wraps a long list at about 120 columns, indented. */
+function wrap(text: string, indent = '    ', width = 120): string {
+  const out: string[] = [];
+  let line = indent;
+  for (const word of text.split(' ')) {
+    if (line.length + word.length + 1 > width && line.trim() !== '') {
+      out.push(line);
+      line = `${indent}  `;
+    }
+    line += line.trim() === '' ? word : ` ${word}`;
+  }
+  out.push(line);
+  return out.join('\n');
+}
+
+interface OcrLine {
+  page: number;
+  /** nameKey of the first cell, and of the whole line. */
+  first: string;
+  key: string;
+  shown: string;
+}
+
+/** The OCR lines of every page, rebuilt from tesseract's TSV as the pipeline does. */
+function ocrLines(r: CaseResult): OcrLine[] {
+  return r.pages.flatMap((p) =>
+    pageFromTsv(p.tsv, p.pageNumber, p.dpi).lines.map((line) => ({
+      page: p.pageNumber,
+      first: nameKey(line.cells[0]?.text ?? ''),
+      key: nameKey(line.text),
+      shown: `p${p.pageNumber} ${line.cells.map((c) => c.text).join(' | ')}`,
+    })),
+  );
+}
+
+/**
+ * The line a row's name starts, on its page first: the first cell is the name, or the name and a letter
+ * or two of misread footnote mark; failing that, a line that holds the name (a name merged with a heading).
+ */
+function findLine(lines: readonly OcrLine[], name: string, page: number | null): string | null {
+  const key = nameKey(name);
+  if (key === '') return null;
+  const tests: Array<(l: OcrLine) => boolean> = [
+    (l) => l.first === key,
+    (l) => l.first.startsWith(key) && l.first.length <= key.length + 2,
+    (l) => l.key.includes(key),
+  ];
+  for (const test of tests) {
+    const line =
+      lines.find((l) => l.page === page && test(l)) ?? (page === null ? undefined : lines.find(test));
+    if (line) return line.shown;
+  }
+  return null;
+}

@@ -1,0 +1,367 @@
+/**
+ * Scans the way patients make them: a text lab report "printed to PDF" as page images. Built at run time
+ * from the committed text-layer fixtures (fixtures/labs), in a temporary folder, never written back:
+ *
+ *   1. every page rasterised in grey with `pdftoppm -r <dpi> -gray` (PGM), the dpi drawn per document
+ *      from 150/200/300 by a seeded RNG;
+ *   2. each page degraded slightly and deterministically in plain JS: rotated by 0.3-1.2 degrees either
+ *      way (bilinear, paper-white corners), light gaussian noise and a sprinkle of salt-and-pepper;
+ *   3. the pages put back together as an image-only Letter PDF (pdfkit, one full-page 8-bit grey PNG per
+ *      page at that dpi), so the pipeline finds no text layer and OCRs it.
+ *
+ * The truth is the fixture's <name>.expected.json rows. Besides the completed reports there are two cases
+ * with another expected outcome: the Spanish report (quarantined, non_english_document), and a 5-page
+ * bundle of two Labcorp reports printed into one PDF, there for the wall time of a 5-page scan (no
+ * committed report has 5 pages); its two collection dates make it invalid_document.
+ *
+ * Needs poppler's pdftoppm (which OCR needs anyway); no image library. The PNG encoder is a local one:
+ * fixtures/labs/gen/png.ts deflates at level 9, which takes ~3 s for a noisy 300 dpi page.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { crc32, deflateSync } from 'node:zlib';
+import { collect, newDocument, PAGE } from '../../fixtures/labs/gen/draw.js';
+import type { ExpectedExtraction } from '../../fixtures/labs/gen/expected.js';
+import { createRng, type Rng, seedFor } from '../../fixtures/labs/gen/rng.js';
+import { expectedExtraction, manifest, pdfBytes } from '../../test/lab/fixture-files.js';
+import type { TruthRow } from './score-extraction.js';
+
+const run = promisify(execFile);
+
+export const DEFAULT_DPIS: readonly number[] = [150, 200, 300];
+export const DEFAULT_SEED = 7;
+
+/** What runPipeline should end with. */
+export type ScanExpect =
+  | { status: 'completed' }
+  | { status: 'quarantined'; rejection_reason: 'non_english_document' }
+  | { status: 'invalid_document'; rejection_reason: string };
+
+/** How a page was spoiled, for the report. */
+export interface Degradation {
+  /** Degrees, positive clockwise on the page. */
+  angle: number;
+  /** Standard deviation of the gaussian noise, in grey levels. */
+  sigma: number;
+  /** Fraction of pixels turned black or white. */
+  saltPepper: number;
+}
+
+export interface ScannedCase {
+  name: string;
+  pdf: Uint8Array;
+  /** The rows a correct extraction returns; empty unless the expected status is completed. */
+  truth: TruthRow[];
+  pages: number;
+  dpi: number;
+  /** The fixture's family; 'rejection' for the Spanish report, 'bundle' for the 5-page bundle. */
+  family: string;
+  /** The committed fixtures the pages come from, in order. */
+  sources: string[];
+  expect: ScanExpect;
+  /** One per page. */
+  degradation: Degradation[];
+}
+
+export interface ScanOptions {
+  /** Resolutions to draw from, one per document (default 150, 200, 300). */
+  dpis?: number[];
+  seed?: number;
+  /** false: no rotation (for telling skew's cost from the rest). Default true. */
+  skew?: boolean;
+  /** false: no gaussian or salt-and-pepper noise. Default true. */
+  noise?: boolean;
+  /** Build only the cases of these names. */
+  only?: string[];
+}
+
+interface Plan {
+  name: string;
+  family: string;
+  sources: string[];
+  expect: ScanExpect;
+}
+
+/** Completed fixtures taken per family: the most pages first, then the most results. */
+const FAMILY_PICKS: ReadonlyArray<readonly [family: string, count: number]> = [
+  ['quest-classic', 2],
+  ['labcorp-classic', 2],
+  ['labcorp-v2', 1],
+  ['quest-portal', 1],
+];
+
+/** Two reports of one vendor printed into one PDF: the only way to a 5-page scan from the fixtures. */
+const BUNDLE = ['labcorp-annual-female', 'labcorp-cbc-urinalysis'] as const;
+
+function plans(): Plan[] {
+  const entries = manifest();
+  const completed = entries.filter((e) => e.expect.status === 'completed');
+  const picked: Plan[] = FAMILY_PICKS.flatMap(([family, count]) =>
+    completed
+      .filter((e) => e.family === family)
+      .sort((a, b) => (b.pages ?? 0) - (a.pages ?? 0) || (b.resultCount ?? 0) - (a.resultCount ?? 0))
+      .slice(0, count)
+      .map((e) => ({ name: e.name, family, sources: [e.name], expect: { status: 'completed' as const } })),
+  );
+  if (!picked.some((p) => (entries.find((e) => e.name === p.name)?.pages ?? 0) >= 4))
+    throw new Error('scanned-family: no completed fixture of 4+ pages');
+  const bundlePages = BUNDLE.reduce((n, name) => n + (entries.find((e) => e.name === name)?.pages ?? 0), 0);
+  return [
+    ...picked,
+    {
+      name: 'reject-spanish',
+      family: 'rejection',
+      sources: ['reject-spanish'],
+      expect: { status: 'quarantined', rejection_reason: 'non_english_document' },
+    },
+    {
+      name: `bundle-${bundlePages}p-labcorp-annual+cbc`,
+      family: 'bundle',
+      sources: [...BUNDLE],
+      expect: { status: 'invalid_document', rejection_reason: 'multiple_collection_dates' },
+    },
+  ];
+}
+
+/** The rows of a fixture's expected results, as the scorer wants them. */
+export function truthOf(expected: ExpectedExtraction): TruthRow[] {
+  return expected.panels.flatMap((panel) =>
+    panel.panelResults.map((r) => ({
+      name: r.biomarker,
+      value: r.resultValue,
+      unit: r.resultUnit,
+      range: r.referenceRangeText,
+      page: r.pageNumber,
+      loinc: r.loincCode,
+    })),
+  );
+}
+
+/**
+ * The scanned cases: 6 completed reports (two quest-classic, two labcorp-classic, one labcorp-v2, one
+ * quest-portal, multi-page first), the Spanish report and the 5-page bundle. The same seed gives the same
+ * bytes; each document draws from a seed of its own, so adding a case never changes the others.
+ */
+export async function scannedCases(opts: ScanOptions = {}): Promise<ScannedCase[]> {
+  const dpis = opts.dpis && opts.dpis.length > 0 ? opts.dpis : DEFAULT_DPIS;
+  const seed = opts.seed ?? DEFAULT_SEED;
+  const only = opts.only ? new Set(opts.only) : null;
+  const dir = await mkdtemp(join(tmpdir(), 'assay-scanned-'));
+  try {
+    const cases: ScannedCase[] = [];
+    for (const plan of plans()) {
+      if (only && !only.has(plan.name)) continue;
+      const rng = createRng((seedFor(plan.name) ^ Math.imul(seed, 0x9e3779b1)) >>> 0);
+      const dpi = rng.pick(dpis);
+      const degradation: Degradation[] = [];
+      const pngs: Buffer[] = [];
+      for (const source of plan.sources) {
+        for (const page of await rasterise(dir, source, dpi)) {
+          const d = drawDegradation(rng, opts);
+          degradation.push(d);
+          pngs.push(encodeGreyPngFast(degrade(page, d, rng), page.width, page.height));
+        }
+      }
+      cases.push({
+        name: plan.name,
+        pdf: new Uint8Array(await imagePdf(pngs, plan.name)),
+        truth: plan.expect.status === 'completed' ? truthOf(expectedExtraction(plan.name)) : [],
+        pages: pngs.length,
+        dpi,
+        family: plan.family,
+        sources: plan.sources,
+        expect: plan.expect,
+        degradation,
+      });
+    }
+    return cases;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+// --- Rasterising ---------------------------------------------------------------------------------------------
+
+export interface GreyImage {
+  width: number;
+  height: number;
+  pixels: Uint8Array;
+}
+
+/** Every page of a committed fixture as 8-bit grey pixels at `dpi`. */
+async function rasterise(dir: string, fixture: string, dpi: number): Promise<GreyImage[]> {
+  const input = join(dir, `${fixture}.pdf`);
+  const prefix = `${fixture}-${dpi}`;
+  await writeFile(input, pdfBytes(fixture));
+  await run('pdftoppm', ['-r', String(dpi), '-gray', input, join(dir, prefix)], { timeout: 120_000 });
+  // pdftoppm pads page numbers to the width of the page count: prefix-1.pgm or prefix-01.pgm.
+  const files = (await readdir(dir))
+    .filter((f) => f.startsWith(`${prefix}-`) && f.endsWith('.pgm'))
+    .sort((a, b) => pageOf(a) - pageOf(b));
+  if (files.length === 0) throw new Error(`pdftoppm wrote no page of ${fixture}`);
+  const pages: GreyImage[] = [];
+  for (const file of files) {
+    pages.push(parsePgm(await readFile(join(dir, file))));
+    await rm(join(dir, file));
+  }
+  await rm(input);
+  return pages;
+}
+
+const pageOf = (file: string): number => Number(/-(\d+)\.pgm$/.exec(file)?.[1] ?? Number.NaN);
+
+/** Binary PGM (P5), 8-bit: a header of four whitespace-separated tokens, then one byte per pixel. */
+export function parsePgm(bytes: Uint8Array): GreyImage {
+  const tokens: string[] = [];
+  let i = 0;
+  while (tokens.length < 4) {
+    while (i < bytes.length && isSpace(bytes[i] as number)) i++;
+    if (bytes[i] === 0x23) {
+      // A comment, to the end of the line.
+      while (i < bytes.length && bytes[i] !== 0x0a) i++;
+      continue;
+    }
+    let token = '';
+    while (i < bytes.length && !isSpace(bytes[i] as number))
+      token += String.fromCharCode(bytes[i++] as number);
+    if (token === '') throw new Error('PGM: truncated header');
+    tokens.push(token);
+  }
+  i++; // the single whitespace byte after maxval
+  const [magic, w, h, max] = tokens;
+  const width = Number(w);
+  const height = Number(h);
+  if (magic !== 'P5' || Number(max) !== 255) throw new Error(`PGM: unsupported ${magic} maxval ${max}`);
+  const pixels = bytes.subarray(i, i + width * height);
+  if (pixels.length !== width * height) throw new Error('PGM: truncated pixels');
+  return { width, height, pixels: new Uint8Array(pixels) };
+}
+
+const isSpace = (b: number): boolean => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
+
+// --- Degrading -----------------------------------------------------------------------------------------------
+
+const PAPER = 255;
+
+/** Every draw is made whatever is switched off, so switching one off leaves the others as they were. */
+function drawDegradation(rng: Rng, opts: ScanOptions): Degradation {
+  const magnitude = rng.between(0.3, 1.2);
+  const angle = Number((rng.chance(0.5) ? magnitude : -magnitude).toFixed(2));
+  const sigma = Number(rng.between(3, 8).toFixed(2));
+  const saltPepper = Number(rng.between(0.0005, 0.002).toFixed(5));
+  return {
+    angle: opts.skew === false ? 0 : angle,
+    sigma: opts.noise === false ? 0 : sigma,
+    saltPepper: opts.noise === false ? 0 : saltPepper,
+  };
+}
+
+/** Rotation about the page centre, then gaussian noise, then salt-and-pepper. */
+export function degrade(image: GreyImage, d: Degradation, rng: Rng): Uint8Array {
+  const out = d.angle === 0 ? new Uint8Array(image.pixels) : rotate(image, d.angle);
+  addGaussian(out, d.sigma, rng);
+  addSaltPepper(out, d.saltPepper, rng);
+  return out;
+}
+
+/** Bilinear rotation by `degrees` about the centre; what comes in from outside the page is paper. */
+export function rotate({ width, height, pixels }: GreyImage, degrees: number): Uint8Array {
+  const out = new Uint8Array(width * height);
+  const theta = (degrees * Math.PI) / 180;
+  const cos = Math.cos(theta);
+  const sin = Math.sin(theta);
+  const cx = (width - 1) / 2;
+  const cy = (height - 1) / 2;
+  for (let y = 0; y < height; y++) {
+    const dy = y - cy;
+    // Inverse map: the source of output pixel (x, y) is R(-theta) applied about the centre.
+    let sx = -cx * cos + dy * sin + cx;
+    let sy = cx * sin + dy * cos + cy;
+    let o = y * width;
+    for (let x = 0; x < width; x++, o++, sx += cos, sy -= sin) {
+      const x0 = Math.floor(sx);
+      const y0 = Math.floor(sy);
+      if (x0 < 0 || y0 < 0 || x0 >= width - 1 || y0 >= height - 1) {
+        out[o] = PAPER;
+        continue;
+      }
+      const fx = sx - x0;
+      const fy = sy - y0;
+      const i = y0 * width + x0;
+      const a = pixels[i] as number;
+      const b = pixels[i + 1] as number;
+      const c = pixels[i + width] as number;
+      const e = pixels[i + width + 1] as number;
+      const top = a + (b - a) * fx;
+      const bottom = c + (e - c) * fx;
+      out[o] = Math.round(top + (bottom - top) * fy);
+    }
+  }
+  return out;
+}
+
+/** Zero-mean gaussian noise (Box-Muller, two samples per draw), clamped to 0..255. */
+function addGaussian(pixels: Uint8Array, sigma: number, rng: Rng): void {
+  for (let i = 0; i < pixels.length; i += 2) {
+    const r = Math.sqrt(-2 * Math.log(1 - rng.next())) * sigma;
+    const t = 2 * Math.PI * rng.next();
+    pixels[i] = clamp((pixels[i] as number) + r * Math.cos(t));
+    if (i + 1 < pixels.length) pixels[i + 1] = clamp((pixels[i + 1] as number) + r * Math.sin(t));
+  }
+}
+
+function addSaltPepper(pixels: Uint8Array, fraction: number, rng: Rng): void {
+  const count = Math.round(pixels.length * fraction);
+  for (let n = 0; n < count; n++) {
+    pixels[Math.floor(rng.next() * pixels.length)] = rng.chance(0.5) ? 0 : 255;
+  }
+}
+
+const clamp = (v: number): number => (v <= 0 ? 0 : v >= 255 ? 255 : Math.round(v));
+
+// --- The image-only PDF ----------------------------------------------------------------------------------------
+
+/** One full-page image per Letter page; the image's pixel size and the page size give its dpi. */
+async function imagePdf(pngs: readonly Buffer[], title: string): Promise<Buffer> {
+  const doc = newDocument(`${title} (scanned)`);
+  const done = collect(doc);
+  for (const png of pngs) {
+    doc.addPage();
+    doc.image(png, 0, 0, { width: PAGE.width, height: PAGE.height });
+  }
+  doc.end();
+  return done;
+}
+
+/**
+ * An 8-bit greyscale PNG, filter 0, deflated at level 1: noise does not compress, and level 9 only costs
+ * time (pdfkit embeds the deflated data as it is).
+ */
+export function encodeGreyPngFast(pixels: Uint8Array, width: number, height: number): Buffer {
+  const raw = Buffer.alloc((width + 1) * height);
+  for (let row = 0; row < height; row++)
+    raw.set(pixels.subarray(row * width, (row + 1) * width), row * (width + 1) + 1);
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.writeUInt8(8, 8); // bit depth
+  header.writeUInt8(0, 9); // colour type: greyscale
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    pngChunk('IHDR', header),
+    pngChunk('IDAT', deflateSync(raw, { level: 1 })),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+function pngChunk(type: string, data: Buffer): Buffer {
+  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+  const frame = Buffer.alloc(8 + data.length + 4);
+  frame.writeUInt32BE(data.length, 0);
+  body.copy(frame, 4);
+  frame.writeUInt32BE(crc32(body), 8 + data.length);
+  return frame;
+}
