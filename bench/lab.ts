@@ -27,13 +27,13 @@ import { createMeasure } from '../fixtures/labs/gen/draw.js';
 import type { ExpectedExtraction } from '../fixtures/labs/gen/expected.js';
 import { HELD_OUT_DEFAULT_SEED, heldOutFixtures } from '../fixtures/labs/gen/held-out.js';
 import { createRng, seedFor } from '../fixtures/labs/gen/rng.js';
-import { ocrBench } from './support/ocr-bench.js';
 import { Engine } from '../src/engine/engine.js';
 import { JobRegistry } from '../src/engine/registry.js';
 import { labExtractKind, submitLabFile } from '../src/lab/job.js';
 import { runPipeline } from '../src/lab/pipeline.js';
 import { closeSharedThreadPool } from '../src/lab/thread-pool.js';
 import { expectedExtraction, manifest, pdfBytes } from '../test/lab/fixture-files.js';
+import { ocrBench } from './support/ocr-bench.js';
 import {
   type ExtractionScore,
   type FoundRow,

@@ -180,7 +180,9 @@ const MIN_SLOPE_SPAN = 200;
  */
 function straightBaselines(words: readonly OcrWord[], pageWidth: number): number[] {
   const byLine = new Map<string, number[]>();
-  words.forEach((word, i) => byLine.set(word.line, [...(byLine.get(word.line) ?? []), i]));
+  words.forEach((word, i) => {
+    byLine.set(word.line, [...(byLine.get(word.line) ?? []), i]);
+  });
   const slopes: number[] = [];
   for (const members of byLine.values()) {
     const slope = fittedSlope(members.map((i) => words[i] as OcrWord));
