@@ -138,7 +138,7 @@ export function pageFromTsv(tsv: string, pageNumber: number, dpi = RASTER_DPI): 
       width = w * scale;
       height = h * scale;
     }
-    if (level !== 5 || text === '' || conf < MIN_CONFIDENCE) continue;
+    if (level !== 5 || text === '' || conf < MIN_CONFIDENCE || isSpeck(text)) continue;
     words.push({ text, line: `${block}.${par}.${line}`, left, top, w, h, conf });
   }
   const baselines = straightBaselines(words, width / scale);
@@ -156,6 +156,15 @@ export function pageFromTsv(tsv: string, pageNumber: number, dpi = RASTER_DPI): 
     };
   });
   return { pageNumber, width: round(width), height: round(height), items, lines: buildLines(items) };
+}
+
+/**
+ * Marks with no letter or digit (`.`, `-`, `_`, `:`, `©`, `°`) are what noise on a scan reads as; as
+ * cells of their own they push values into the wrong columns. A lone `%` or `<` is kept: it is a unit or
+ * a comparator.
+ */
+function isSpeck(text: string): boolean {
+  return !/[\p{L}\p{Nd}%<>+]/u.test(text);
 }
 
 interface OcrWord {
