@@ -37,6 +37,8 @@ import { ocrBench } from './support/ocr-bench.js';
 import {
   type ExtractionScore,
   type FoundRow,
+  type PooledScore,
+  poolScores,
   rowsOf,
   scoreExtraction,
   type TruthRow,
@@ -208,42 +210,16 @@ async function scoreCase(c: Case): Promise<CaseResult> {
   return { name: c.name, outcome, score: scoreExtraction(c.truth, found) };
 }
 
-/** Scores pooled over a family's reports: rows counted across reports, never paired across them. */
-interface FamilyScore {
+/** Scores pooled over a family's reports, with the reports that did not complete. */
+interface FamilyScore extends PooledScore {
   reports: number;
-  truth: number;
-  found: number;
-  matched: number;
-  f1: number;
-  value: number;
-  unit: number;
-  range: number;
-  page: number;
-  loinc: number | null;
   notCompleted: string[];
 }
 
 function pool(results: readonly CaseResult[]): FamilyScore {
-  const sum = (f: (s: ExtractionScore) => number): number => results.reduce((n, r) => n + f(r.score), 0);
-  const truth = sum((s) => s.truth);
-  const found = sum((s) => s.found);
-  const matched = sum((s) => s.matched);
-  const precision = found === 0 ? 0 : matched / found;
-  const recall = truth === 0 ? 1 : matched / truth;
-  const over = (f: (s: ExtractionScore) => number): number =>
-    matched === 0 ? 0 : sum((s) => f(s) * s.matched) / matched;
-  const loincRows = sum((s) => s.loincRows);
   return {
+    ...poolScores(results.map((r) => r.score)),
     reports: results.length,
-    truth,
-    found,
-    matched,
-    f1: precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall),
-    value: over((s) => s.valueAccuracy),
-    unit: over((s) => s.unitAccuracy),
-    range: over((s) => s.rangeAccuracy),
-    page: over((s) => s.pageAccuracy),
-    loinc: loincRows === 0 ? null : sum((s) => (s.loincAccuracy ?? 0) * s.loincRows) / loincRows,
     notCompleted: results.filter((r) => r.outcome !== 'completed').map((r) => `${r.name}: ${r.outcome}`),
   };
 }

@@ -27,7 +27,13 @@ import {
   pdfLayoutText,
   redact,
 } from './support/phi-identifiers.js';
-import { type ExtractionScore, type FoundRow, rowsOf, scoreExtraction } from './support/score-extraction.js';
+import {
+  type ExtractionScore,
+  type FoundRow,
+  poolScores,
+  rowsOf,
+  scoreExtraction,
+} from './support/score-extraction.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const TRUTH_DIR = fileURLToPath(new URL('./real/truth/', import.meta.url));
@@ -345,38 +351,13 @@ function details(j: Judged): string {
 
 /** Micro-averaged over files: sums of rows, so a long report weighs more than a short one. */
 function totalOf(judged: readonly Judged[]) {
-  let truth = 0;
-  let found = 0;
-  let matched = 0;
-  let loincRows = 0;
-  const right = { value: 0, unit: 0, range: 0, page: 0, loinc: 0 };
-  for (const { score: s } of judged) {
-    if (!s) continue;
-    truth += s.truth;
-    found += s.found;
-    matched += s.matched;
-    loincRows += s.loincRows;
-    right.value += s.matched - s.wrong.filter((w) => w.field === 'value').length;
-    right.unit += s.matched - s.wrong.filter((w) => w.field === 'unit').length;
-    right.range += s.matched - s.wrong.filter((w) => w.field === 'range').length;
-    right.page += s.matched - s.wrong.filter((w) => w.field === 'page').length;
-    right.loinc += s.loincRows - s.wrong.filter((w) => w.field === 'loinc').length;
-  }
-  const ratio = (n: number, d: number) => (d === 0 ? 0 : n / d);
-  const precision = ratio(matched, found);
-  const recall = ratio(matched, truth);
-  const f1 = precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall);
-  const value = ratio(right.value, matched);
-  const unit = ratio(right.unit, matched);
-  const range = ratio(right.range, matched);
-  const page = ratio(right.page, matched);
-  const loinc = loincRows === 0 ? null : right.loinc / loincRows;
+  const p = poolScores(judged.flatMap((j) => (j.score ? [j.score] : [])));
   const line =
-    `all ${judged.length} completed-expected files: truth ${truth}, found ${found}, matched ${matched}; ` +
-    `precision ${fixed(precision)}, recall ${fixed(recall)}, F1 ${fixed(f1)}; ` +
-    `value ${fixed(value)}, unit ${fixed(unit)}, range ${fixed(range)}, page ${fixed(page)}, ` +
-    `LOINC ${loinc === null ? '-' : `${fixed(loinc)} of ${loincRows}`}`;
-  return { f1, value, unit, range, loinc, loincRows, line };
+    `all ${judged.length} completed-expected files: truth ${p.truth}, found ${p.found}, matched ${p.matched}; ` +
+    `precision ${fixed(p.precision)}, recall ${fixed(p.recall)}, F1 ${fixed(p.f1)}; ` +
+    `value ${fixed(p.value)}, unit ${fixed(p.unit)}, range ${fixed(p.range)}, page ${fixed(p.page)}, ` +
+    `LOINC ${p.loinc === null ? '-' : `${fixed(p.loinc)} of ${p.loincRows}`}`;
+  return { ...p, line };
 }
 
 /** Hits per scanned file (relative to the run's folder) and identifier category. */

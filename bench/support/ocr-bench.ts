@@ -24,7 +24,14 @@ import { OcrTimeoutError, ocrPage } from '../../src/lab/ocr-page.js';
 import { type PipelineOutcome, runPipeline } from '../../src/lab/pipeline.js';
 import { pdfBytes } from '../../test/lab/fixture-files.js';
 import { type ScannedCase, scannedCases } from './scanned-family.js';
-import { type ExtractionScore, type FoundRow, nameKey, rowsOf, scoreExtraction } from './score-extraction.js';
+import {
+  type ExtractionScore,
+  type FoundRow,
+  nameKey,
+  poolScores,
+  rowsOf,
+  scoreExtraction,
+} from './score-extraction.js';
 
 /** Targets on this (2-core) machine. */
 const TARGET = {
@@ -203,42 +210,6 @@ function printCase(r: CaseResult, header: boolean): void {
   );
 }
 
-interface Pooled {
-  truth: number;
-  found: number;
-  matched: number;
-  f1: number;
-  value: number;
-  unit: number;
-  range: number;
-  page: number;
-  loinc: number | null;
-}
-
-/** Rows counted across reports, never paired across them. */
-function pool(scores: readonly ExtractionScore[]): Pooled {
-  const sum = (f: (s: ExtractionScore) => number): number => scores.reduce((n, s) => n + f(s), 0);
-  const truth = sum((s) => s.truth);
-  const found = sum((s) => s.found);
-  const matched = sum((s) => s.matched);
-  const precision = found === 0 ? 0 : matched / found;
-  const recall = truth === 0 ? 1 : matched / truth;
-  const over = (f: (s: ExtractionScore) => number): number =>
-    matched === 0 ? 0 : sum((s) => f(s) * s.matched) / matched;
-  const loincRows = sum((s) => s.loincRows);
-  return {
-    truth,
-    found,
-    matched,
-    f1: precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall),
-    value: over((s) => s.valueAccuracy),
-    unit: over((s) => s.unitAccuracy),
-    range: over((s) => s.rangeAccuracy),
-    page: over((s) => s.pageAccuracy),
-    loinc: loincRows === 0 ? null : sum((s) => (s.loincAccuracy ?? 0) * s.loincRows) / loincRows,
-  };
-}
-
 const verdict = (ok: boolean): string => (ok ? 'PASS' : 'FAIL');
 
 function printTotals(results: readonly CaseResult[]): void {
@@ -281,7 +252,7 @@ function printTotals(results: readonly CaseResult[]): void {
   if (long.length === 0) console.log('  no scan of 5 pages or more');
 
   const scored = results.flatMap((r) => (r.score ? [r.score] : []));
-  const p = pool(scored);
+  const p = poolScores(scored);
   console.log(
     `  results over ${scored.length} completed reports: truth ${p.truth}, found ${p.found}, matched ${p.matched};` +
       ` F1 ${p.f1.toFixed(3)}; over matched rows value ${p.value.toFixed(3)}, unit ${p.unit.toFixed(3)},` +

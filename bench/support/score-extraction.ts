@@ -181,3 +181,45 @@ export function rowsOf(panels: ReadonlyArray<{ panelResults: readonly FoundRow[]
     })),
   );
 }
+
+/** Scores of several reports taken together: rows counted across reports, never paired across them. */
+export interface PooledScore {
+  truth: number;
+  found: number;
+  matched: number;
+  precision: number;
+  recall: number;
+  f1: number;
+  value: number;
+  unit: number;
+  range: number;
+  page: number;
+  loinc: number | null;
+  loincRows: number;
+}
+
+export function poolScores(scores: readonly ExtractionScore[]): PooledScore {
+  const sum = (f: (s: ExtractionScore) => number): number => scores.reduce((n, s) => n + f(s), 0);
+  const truth = sum((s) => s.truth);
+  const found = sum((s) => s.found);
+  const matched = sum((s) => s.matched);
+  const precision = found === 0 ? 0 : matched / found;
+  const recall = truth === 0 ? 1 : matched / truth;
+  const over = (f: (s: ExtractionScore) => number): number =>
+    matched === 0 ? 0 : sum((s) => f(s) * s.matched) / matched;
+  const loincRows = sum((s) => s.loincRows);
+  return {
+    truth,
+    found,
+    matched,
+    precision,
+    recall,
+    f1: precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall),
+    value: over((s) => s.valueAccuracy),
+    unit: over((s) => s.unitAccuracy),
+    range: over((s) => s.rangeAccuracy),
+    page: over((s) => s.pageAccuracy),
+    loinc: loincRows === 0 ? null : sum((s) => (s.loincAccuracy ?? 0) * s.loincRows) / loincRows,
+    loincRows,
+  };
+}

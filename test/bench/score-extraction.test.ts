@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   type FoundRow,
   nameKey,
+  poolScores,
   rowsOf,
   scoreExtraction,
   type TruthRow,
@@ -142,5 +143,18 @@ describe('rowsOf', () => {
     const rows = rowsOf([{ panelResults: [row] }, { panelResults: [found('B', '2')] }]);
     expect(rows.map((r) => r.biomarker)).toEqual(['A', 'B']);
     expect(rows[0]).toEqual(found('A', '1'));
+  });
+});
+
+describe('poolScores', () => {
+  it('counts rows across reports and weighs each accuracy by the rows it was measured on', () => {
+    const a = scoreExtraction([truth('A', '1'), truth('B', '2')], [found('A', '1'), found('B', '9')]);
+    const b = scoreExtraction([truth('C', '3'), truth('D', '4')], [found('C', '3')]);
+    const p = poolScores([a, b]);
+    expect(p).toMatchObject({ truth: 4, found: 3, matched: 3, precision: 1, recall: 3 / 4 });
+    expect(p.f1).toBeCloseTo((2 * 1 * 0.75) / 1.75);
+    // Two of three matched values right: not the mean of 1/2 and 1.
+    expect(p.value).toBeCloseTo(2 / 3);
+    expect(poolScores([])).toMatchObject({ truth: 0, matched: 0, f1: 0, loinc: null });
   });
 });
