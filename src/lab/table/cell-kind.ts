@@ -94,6 +94,11 @@ export function isUnit(text: string): boolean {
   return normaliseUnit(t).ucumMatchMethod !== 'not_found';
 }
 
+/** Test names start with a letter, a digit followed by letters (`25-OH`), `%` or `(`; never a bound. */
+export function startsName(text: string): boolean {
+  return /^(?:[A-Za-z%(]|\d+[-,]?\s?[A-Za-z])/.test(text.trim());
+}
+
 /** Kinds a measured result can take (a text result is `text` and is judged by its column). */
 export function isValueKind(kind: CellKind): boolean {
   return (

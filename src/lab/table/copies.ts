@@ -8,6 +8,7 @@
 import type { DocumentLayout } from '../pdf-text.js';
 import type { ParsedPanel, ParsedRow, Vendor } from '../types.js';
 import { signaturesOn } from '../vendor-detect.js';
+import { sharesWord } from './words.js';
 
 export function dropRepeatedCopies(
   panels: readonly ParsedPanel[],
@@ -46,19 +47,12 @@ function same(a: ParsedRow, b: ParsedRow): boolean {
   return (
     norm(a.resultUnit) === norm(b.resultUnit) &&
     norm(a.referenceRangeText) === norm(b.referenceRangeText) &&
-    sharesWord(a.biomarker, b.biomarker)
+    sharesWord(a.biomarker, b.biomarker, 3)
   );
 }
 
 function norm(text: string | null): string {
   return (text ?? '').toUpperCase().replace(/[^A-Z0-9<>=.%/]+/g, '');
-}
-
-function sharesWord(a: string, b: string): boolean {
-  const words = (s: string) => new Set(s.toUpperCase().match(/[A-Z0-9]{3,}/g) ?? []);
-  const wa = words(a);
-  for (const w of words(b)) if (wa.has(w)) return true;
-  return false;
 }
 
 /** A panel whose first rows were dropped starts where its first remaining row is printed. */

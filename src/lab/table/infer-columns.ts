@@ -6,7 +6,7 @@
  * "YELLOW") is the result when no group of numbers claims that role first. The header line, where there
  * is one, only locates the table; its words are not needed.
  */
-import { type CellKind, cellKind, QUALITATIVE } from './cell-kind.js';
+import { type CellKind, cellKind, QUALITATIVE, startsName } from './cell-kind.js';
 import { COLUMN_SLACK, type Column, type ColumnRole, type TableHeader } from './header.js';
 import type { LineView } from './line-view.js';
 
@@ -46,7 +46,7 @@ export function inferColumns(views: readonly LineView[]): TableHeader | null {
 export function isCandidateRow(view: LineView): boolean {
   const [first, ...rest] = view.cells;
   if (!first || rest.length === 0 || cellKind(first.text) !== 'text') return false;
-  if (!/^(?:[A-Za-z%(]|\d+[-,]?\s?[A-Za-z])/.test(first.text.trim())) return false;
+  if (!startsName(first.text)) return false;
   return rest.some((cell) => {
     const kind = cellKind(cell.text);
     if (kind === 'text') return QUALITATIVE.test(cell.text.trim());

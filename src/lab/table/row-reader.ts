@@ -13,6 +13,7 @@ import {
   isValueKind,
   QUALITATIVE,
   splitValueUnit,
+  startsName,
 } from './cell-kind.js';
 import { isFlag, splitFlag } from './flags.js';
 import { type ColumnRole, roleAt, type TableHeader } from './header.js';
@@ -120,11 +121,6 @@ function splitName(cells: readonly Cell[], header: TableHeader | null) {
     nameCells.push(cell);
   }
   return { nameCells, dataCells: cells.slice(nameCells.length === 0 ? 0 : i) };
-}
-
-/** Test names start with a letter, a digit followed by letters (`25-OH`), `%` or `(`; never a bound. */
-function startsName(text: string): boolean {
-  return /^(?:[A-Za-z%(]|\d+[-,]?\s?[A-Za-z])/.test(text.trim());
 }
 
 function readCell(cell: Cell, column: ColumnRole | null, draft: Draft): void {

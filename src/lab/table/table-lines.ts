@@ -5,7 +5,7 @@
  * lines that are unmistakably result rows by their content count, so a table drawn with header words we
  * never saw degrades to fewer results, not to none.
  */
-import { cellKind, QUALITATIVE } from './cell-kind.js';
+import { cellKind, QUALITATIVE, startsName } from './cell-kind.js';
 import { columnRole, readHeader, type TableHeader } from './header.js';
 import { inferColumns, isCandidateRow } from './infer-columns.js';
 import type { LineView } from './line-view.js';
@@ -45,16 +45,16 @@ const RULE = /^[-_]{10,}$/;
  * of the previous page's header when there was one.
  */
 export function tableLinesOf(pageViews: readonly LineView[], carried: TableHeader | null): PageTable {
-  const headers = pageViews.map((view) => readHeader(view));
+  const headers = new Map(pageViews.map((view) => [view, readHeader(view)] as const));
   const views = outsideBoxes(pageViews, headers, carried);
-  if (!headers.some((header) => header !== null)) {
+  if (![...headers.values()].some((header) => header !== null)) {
     const inferred = inferredTable(views);
     if (inferred) return inferred;
   }
   const out: TableLine[] = [];
   let header: TableHeader | null = null;
   for (const [i, view] of views.entries()) {
-    const found = readHeader(view);
+    const found = headers.get(view) ?? null;
     if (found) {
       const above = views[i - 1];
       if (!header && above && isHeadingAbove(above, view)) out.push(tableLine(above, found, false));
@@ -75,18 +75,18 @@ export function tableLinesOf(pageViews: readonly LineView[], carried: TableHeade
 /** The page without its rules and what they box in. */
 function outsideBoxes(
   views: readonly LineView[],
-  headers: ReadonlyArray<TableHeader | null>,
+  headers: ReadonlyMap<LineView, TableHeader | null>,
   carried: TableHeader | null,
 ): LineView[] {
   const out: LineView[] = [];
   let header = carried;
   let inBox = false;
-  for (const [i, view] of views.entries()) {
+  for (const view of views) {
     if (view.cells.length === 1 && RULE.test(view.cells[0]?.text.trim() ?? '')) {
       inBox = !inBox;
       continue;
     }
-    const found = headers[i] ?? null;
+    const found = headers.get(view) ?? null;
     if (inBox && !found && !isMarkedRow(view, header)) continue;
     inBox = false;
     header = found ?? header;
@@ -176,8 +176,7 @@ export function looksLikeResult(view: Pick<LineView, 'cells'>): boolean {
   const [first, ...rest] = view.cells;
   if (!first || rest.length === 0) return false;
   const name = first.text.trim();
-  if (!/^(?:[A-Za-z%(]|\d+[-,]?\s?[A-Za-z])/.test(name) || (name.match(/[A-Za-z]/g) ?? []).length < 2)
-    return false;
+  if (!startsName(name) || (name.match(/[A-Za-z]/g) ?? []).length < 2) return false;
   // "In Range  17.0 g/dL" on a dashboard printout: a column word, not a test.
   if (cellKind(name) !== 'text' || isColumnWord(name)) return false;
   if (rest.some((cell) => PAGE_NUMBER.test(cell.text.trim()))) return false;

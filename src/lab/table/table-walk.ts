@@ -12,6 +12,7 @@ import { rowDoubts, withoutNameFlag } from './doubts.js';
 import { COLUMN_SLACK, columnRole } from './header.js';
 import type { TableLine } from './table-lines.js';
 import { measureTable, type TableMetrics } from './table-metrics.js';
+import { sharesWord } from './words.js';
 
 export interface WalkResult {
   panels: ParsedPanel[];
@@ -204,7 +205,7 @@ function isSplitRow(lines: readonly TableLine[], i: number, metrics: TableMetric
   if (tail.view.pageNumber !== head.view.pageNumber || head.view.raised.length > 0) return false;
   if (tail.view.y - head.view.y > NEAR_PITCHES * metrics.rowPitch) return false;
   if (tail.nameX <= head.nameX + COLUMN_SLACK / 2) return false;
-  if (sharesWord(head.name, tail.name) || /[:;.]$/.test(head.name)) return false;
+  if (sharesWord(head.name, tail.name, 2) || /[:;.]$/.test(head.name)) return false;
   // A heading over a single test prints no site code of its own; a name split from its values does.
   if (!head.labCode && isHeadingLevelRow(head, metrics)) return false;
   const after = lines[i + 2];
@@ -214,13 +215,6 @@ function isSplitRow(lines: readonly TableLine[], i: number, metrics: TableMetric
     (after.nameX !== null && after.nameX <= head.nameX + COLUMN_SLACK) ||
     !isRowLine(after);
   return onlyRow;
-}
-
-function sharesWord(a: string, b: string): boolean {
-  const words = (s: string) => new Set(s.toUpperCase().match(/[A-Z0-9]{2,}/g) ?? []);
-  const wa = words(a);
-  for (const w of words(b)) if (wa.has(w)) return true;
-  return false;
 }
 
 function readNameOnly(line: TableLine, metrics: TableMetrics, state: WalkState): void {
