@@ -1,14 +1,17 @@
-import { resolve } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../../src/cli/base-command.js';
 import { defaultConcurrency, leaseMsFromEnv, openEngine } from '../../src/cli/engine.js';
 import { formatsSee } from '../../src/cli/help.js';
+import { personFlags, personFrom } from '../../src/cli/person-flags.js';
 import { waitWithProgress } from '../../src/cli/progress.js';
 import { renderTable } from '../../src/cli/table.js';
 import { onShutdownSignal } from '../../src/engine/shutdown.js';
 import { EXIT, UsageError } from '../../src/errors.js';
+import { conflictLines, unusableLines } from '../../src/report/from-labs/summary.js';
 import type { ReportJobResult } from '../../src/report/job.js';
-import { expandRequestPaths, loadRequestFile } from '../../src/report/request-file.js';
+import { expandRequestPaths, loadRequestFile, type RequestFile } from '../../src/report/request-file.js';
 import { waitForReport } from '../../src/report/status.js';
 import { submitReport } from '../../src/report/submit.js';
 import { watchRequests } from '../../src/report/watch.js';
@@ -19,6 +22,8 @@ interface GeneratedReport extends ReportStatusRecord {
   variant: string;
   out_pdf: string | null;
   out_json: string | null;
+  /** For a FHIR Bundle input: the request built from it (written with --out), its events, conflicts and unusable results. */
+  from_labs?: NonNullable<RequestFile['fromLabs']> & { request: string | null };
 }
 
 export default class ReportGenerate extends BaseCommand<typeof ReportGenerate> {
@@ -35,15 +40,20 @@ export default class ReportGenerate extends BaseCommand<typeof ReportGenerate> {
     'Output: one row per request. With --json, {reports: [{file, variant, job_id, status, created_at, ' +
       'updated_at, error_type, error_message, out_pdf, out_json}]}. Exit code 0 only when every report ' +
       'completed.',
+    'A FHIR R4 Bundle of lab Observations (what `lab extract --format fhir` writes) is also accepted: the ' +
+      'request is built from it as `report from-labs` builds one (needs --dob and --sex; the other person ' +
+      'flags and --profile apply), and with --out written to <DIR>/<name>.request.json.',
     formatsSee('Report request'),
   ].join('\n\n');
   static override examples = [
     '<%= config.bin %> report generate request.json --out reports/',
     '<%= config.bin %> report generate requests/ --out reports/ --json',
     '<%= config.bin %> report generate --watch inbox/ --out reports/',
+    '<%= config.bin %> report generate results.fhir.json --dob 1970-01-31 --sex female --out reports/',
   ];
   static override strict = false;
   static override flags = {
+    ...personFlags,
     condensed: Flags.boolean({
       description: 'Make a one-page condensed report (of the latest event for a full request).',
       default: false,
@@ -66,9 +76,11 @@ export default class ReportGenerate extends BaseCommand<typeof ReportGenerate> {
         'Drop the files into the watched directory instead.',
       ]);
     }
+    const person = () => personFrom(this.flags, 'report generate results.fhir.json');
     const files = expandRequestPaths(paths).map((p) =>
-      loadRequestFile(p, { condensed: this.flags.condensed, hasOut: Boolean(this.flags.out) }),
+      loadRequestFile(p, { condensed: this.flags.condensed, hasOut: Boolean(this.flags.out), person }),
     );
+    const fromLabs = new Map(files.map((file) => [file, this.describeFromLabs(file)]));
     if (paths.length > 0 && files.length === 0) {
       throw new UsageError(`No request files (*.json) in ${paths.join(', ')}.`);
     }
@@ -104,6 +116,7 @@ export default class ReportGenerate extends BaseCommand<typeof ReportGenerate> {
           ...status,
           out_pdf: result.out_pdf ?? null,
           out_json: result.out_json ?? null,
+          ...(file.fromLabs ? { from_labs: { ...file.fromLabs, request: fromLabs.get(file) ?? null } } : {}),
         });
       }
       this.log(
@@ -126,6 +139,28 @@ export default class ReportGenerate extends BaseCommand<typeof ReportGenerate> {
       stopSignals();
       await engine.close();
     }
+  }
+
+  /** For a Bundle input: what the request built from it holds, and the request written beside the report. */
+  private describeFromLabs(file: RequestFile): string | null {
+    if (!file.fromLabs) return null;
+    const { events, conflicts, unusable } = file.fromLabs;
+    this.log(`${basename(file.path)}: ${events.length} events (${events.map((e) => e.date).join(', ')})`);
+    if (conflicts.length > 0) {
+      this.log('Conflicts: one code, one date, different values (neither used):');
+      for (const line of conflictLines(conflicts)) this.log(line);
+    }
+    if (unusable.length > 0) {
+      this.log('Results the scoring cannot use:');
+      for (const line of unusableLines(unusable)) this.log(line);
+    }
+    if (!this.flags.out) return null;
+    const dir = resolve(this.flags.out);
+    mkdirSync(dir, { recursive: true });
+    const path = join(dir, `${file.name}.request.json`);
+    writeFileSync(path, `${JSON.stringify(file.parsed.request, null, 2)}\n`);
+    this.log(`Request: ${path}`);
+    return path;
   }
 
   private async watch(

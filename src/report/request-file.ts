@@ -3,6 +3,9 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { UsageError } from '../errors.js';
 import { hasDestination, type ParsedReportRequest, parseReportRequest } from '../schemas/report.js';
+import { isFhirBundle, resultsOfBundle } from './from-labs/lab-results.js';
+import type { Person } from './from-labs/person.js';
+import { buildLabRequest, type LabRequest } from './from-labs/request.js';
 
 export interface RequestFile {
   path: string;
@@ -11,6 +14,15 @@ export interface RequestFile {
   /** sha256 of the bytes read: with the name, the idempotency key of watch mode. */
   hash: string;
   parsed: ParsedReportRequest;
+  /** For a FHIR Bundle of lab results: the events, conflicts and unusable results of the request built. */
+  fromLabs?: Omit<LabRequest, 'request'>;
+}
+
+export interface LoadOptions {
+  condensed: boolean;
+  hasOut: boolean;
+  /** The person a FHIR Bundle's results are about (date of birth, sex ...); asked for only for a Bundle. */
+  person?: () => Person;
 }
 
 const isRequestFile = (f: string) => f.endsWith('.json') && !f.endsWith('.report.json');
@@ -45,7 +57,7 @@ function condensedFrom(json: unknown): unknown {
  * Read and validate one request file. Without `out`, the request must name a destination itself; the error
  * says how to fix either way.
  */
-export function loadRequestFile(path: string, opts: { condensed: boolean; hasOut: boolean }): RequestFile {
+export function loadRequestFile(path: string, opts: LoadOptions): RequestFile {
   let bytes: Buffer;
   try {
     bytes = readFileSync(path);
@@ -57,6 +69,12 @@ export function loadRequestFile(path: string, opts: { condensed: boolean; hasOut
     json = JSON.parse(bytes.toString('utf8'));
   } catch (cause) {
     throw new UsageError(`${path}: not valid JSON (${(cause as Error).message}).`);
+  }
+  let fromLabs: RequestFile['fromLabs'];
+  if (isFhirBundle(json)) {
+    const { request, ...rest } = requestFromBundle(path, json, opts);
+    json = request;
+    fromLabs = rest;
   }
   const parsed = parseReportRequest(opts.condensed ? condensedFrom(json) : json, {
     requireDestination: false,
@@ -70,8 +88,24 @@ export function loadRequestFile(path: string, opts: { condensed: boolean; hasOut
   }
   return {
     path,
-    name: basename(path).replace(/\.json$/i, ''),
+    // A Bundle written by `lab extract --format fhir` is <name>.fhir.json; its report is <name>.pdf.
+    name: basename(path).replace(fromLabs ? /(\.fhir)?\.json$/i : /\.json$/i, ''),
     hash: createHash('sha256').update(bytes).digest('hex'),
     parsed,
+    ...(fromLabs ? { fromLabs } : {}),
   };
+}
+
+/** A FHIR Bundle of lab Observations becomes a full request, built as `report from-labs` builds one. */
+function requestFromBundle(
+  path: string,
+  bundle: Parameters<typeof resultsOfBundle>[0],
+  opts: LoadOptions,
+): LabRequest {
+  if (!opts.person)
+    throw new UsageError(
+      `${path} is a FHIR Bundle of lab results: the request is built from it with --dob and --sex.`,
+      [`assay report generate ${basename(path)} --dob 1970-01-31 --sex female --out reports/`],
+    );
+  return buildLabRequest(resultsOfBundle(bundle, basename(path)), opts.person());
 }

@@ -91,6 +91,31 @@ export const reportMetadataSchema = z.looseObject({
   statin: metadataFlag('statin (on statin therapy)'),
 });
 
+/**
+ * The person's facts that a report built from lab results cannot read off the results (`report from-labs
+ * --profile`): the scoring members of report_metadata, and where the report goes. Strict, so a misspelt
+ * member is an error rather than an input silently missing.
+ */
+export const reportProfileSchema = z.strictObject(
+  {
+    sex: reportMetadataSchema.shape.sex,
+    smoker: reportMetadataSchema.shape.smoker,
+    bp_treated: reportMetadataSchema.shape.bp_treated,
+    diabetes: reportMetadataSchema.shape.diabetes,
+    parental_diabetes: reportMetadataSchema.shape.parental_diabetes,
+    race: reportMetadataSchema.shape.race,
+    statin: reportMetadataSchema.shape.statin,
+    configuration: configurationSchema.optional(),
+  },
+  {
+    error: (issue) =>
+      issue.code === 'unrecognized_keys'
+        ? `unknown member ${issue.keys.join(', ')}: expected sex, smoker, bp_treated, diabetes, parental_diabetes, race, statin or configuration`
+        : undefined,
+  },
+);
+export type ReportProfile = z.infer<typeof reportProfileSchema>;
+
 const requestBase = {
   report_metadata: reportMetadataSchema,
   uid_ext: z.string({ error: 'expected the external user id as a string' }),

@@ -1,0 +1,213 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import { Flags } from '@oclif/core';
+import { BaseCommand } from '../../src/cli/base-command.js';
+import { defaultConcurrency, leaseMsFromEnv, openEngine } from '../../src/cli/engine.js';
+import { formatsSee } from '../../src/cli/help.js';
+import { personFlags, personFrom } from '../../src/cli/person-flags.js';
+import { waitWithProgress } from '../../src/cli/progress.js';
+import { renderTable } from '../../src/cli/table.js';
+import type { Engine } from '../../src/engine/engine.js';
+import { onShutdownSignal } from '../../src/engine/shutdown.js';
+import { EXIT } from '../../src/errors.js';
+import { labStatusBody } from '../../src/lab/status-body.js';
+import { closeSharedThreadPool } from '../../src/lab/thread-pool.js';
+import type { Conflict, Unusable } from '../../src/report/from-labs/events.js';
+import { submitPdfs } from '../../src/report/from-labs/extract-pdfs.js';
+import {
+  collectInputs,
+  type FileOutcome,
+  type ReadFile,
+  readExtraction,
+  readJsonInput,
+} from '../../src/report/from-labs/inputs.js';
+import { buildLabRequest, type EventSummary } from '../../src/report/from-labs/request.js';
+import { conflictLines, unusableLines } from '../../src/report/from-labs/summary.js';
+import type { ReportJobResult } from '../../src/report/job.js';
+import { waitForReport } from '../../src/report/status.js';
+import { submitReport } from '../../src/report/submit.js';
+import type { ParsedReportRequest, ReportStatusRecord } from '../../src/schemas/report.js';
+
+interface FromLabsReport extends ReportStatusRecord {
+  variant: string;
+  out_pdf: string | null;
+  out_json: string | null;
+}
+
+interface FromLabsOutput {
+  files: FileOutcome[];
+  events: EventSummary[];
+  conflicts: Conflict[];
+  unusable: Unusable[];
+  request: string;
+  report: FromLabsReport;
+}
+
+export default class ReportFromLabs extends BaseCommand<typeof ReportFromLabs> {
+  static override summary = 'Build a health report from lab PDFs or lab results, in one command.';
+  static override description = [
+    'Input: lab report PDFs, extraction JSON files (what `lab extract --out` writes), FHIR R4 Bundles ' +
+      '(what `lab extract --format fhir` writes), or folders of them. PDFs are extracted first, as ' +
+      '`lab extract` does.',
+    'Results are grouped into health events by collection date: one event per date, results of one date ' +
+      'from several files merged. Two different values for one LOINC code on one date are a conflict: both ' +
+      'are listed and neither is used (never averaged). Each predictor keeps its LOINC code, its value and ' +
+      'its UCUM unit. Ages come from --dob by arithmetic only: the first event carries the whole years ' +
+      'completed that day, later events the exact time since, and the date of birth itself is never ' +
+      'stored, printed or written.',
+    'The report request built is written to <DIR>/<name>.request.json, then the same report job as ' +
+      '`report generate` runs and writes <DIR>/<name>.pdf and <DIR>/<name>.report.json (the report model). ' +
+      'The request file can be scored with `assay score` or given to `report generate` again.',
+    'Output: the files read, the events, the conflicts, and the results the scoring cannot use with why ' +
+      '(no date, no LOINC code, a code no model reads, a unit that does not convert ...). With --json, ' +
+      '{files, events, conflicts, unusable, request, report}. Exit code 0 when the report completed, 1 when ' +
+      'it failed, 2 for a usage error (including inputs with no usable result).',
+    formatsSee('Report from lab results'),
+  ].join('\n\n');
+  static override examples = [
+    '<%= config.bin %> report from-labs labs/ --dob 1970-01-31 --sex female --out report/',
+    '<%= config.bin %> report from-labs a.pdf b.pdf results/c.json --dob 1970-01-31 --sex male --no-smoker',
+    '<%= config.bin %> report from-labs labs/ --dob 1970-01-31 --sex female --profile me.json --json',
+  ];
+  static override strict = false;
+  static override flags = {
+    ...personFlags,
+    out: Flags.string({
+      description: 'Directory for <name>.request.json, <name>.pdf and <name>.report.json.',
+      default: '.',
+    }),
+    name: Flags.string({
+      description: 'File name stem of the request and the report.',
+      default: 'health-report',
+    }),
+    condensed: Flags.boolean({
+      description: 'Make a one-page condensed report of the latest event instead of the full report.',
+      default: false,
+    }),
+    concurrency: Flags.integer({ description: 'PDFs processed at the same time.', min: 1, max: 64 }),
+  };
+
+  async run(): Promise<FromLabsOutput> {
+    const { argv } = await this.parse(ReportFromLabs);
+    const person = personFrom(this.flags, 'report from-labs labs/');
+    const inputs = await collectInputs(argv as string[]);
+    const engine = openEngine(this.home);
+    engine.startWorker({
+      concurrency: this.flags.concurrency ?? defaultConcurrency(),
+      leaseMs: leaseMsFromEnv(),
+    });
+    const stopSignals = onShutdownSignal(() => shutdown(engine));
+    try {
+      const read = [
+        ...(await this.extractPdfs(engine, inputs.pdfs, person.dob)),
+        ...inputs.json.map(readJsonInput),
+      ];
+      const files = read.map((r) => r.outcome);
+      this.log(renderTable(['FILE', 'KIND', 'STATUS', 'RESULTS'], files.map(fileRow)));
+      const built = buildLabRequest(
+        read.flatMap((r) => r.results),
+        person,
+      );
+      const out = resolve(this.flags.out);
+      const parsed: ParsedReportRequest = this.flags.condensed
+        ? { variant: 'condensed', request: condensedOf(built.request) }
+        : { variant: 'full', request: built.request };
+      const requestPath = writeRequest(out, this.flags.name, parsed);
+      this.describe(built, files, requestPath);
+      const report = await this.runReport(engine, parsed, { dir: out, name: this.flags.name });
+      return {
+        files,
+        events: built.events,
+        conflicts: built.conflicts,
+        unusable: built.unusable,
+        request: requestPath,
+        report,
+      };
+    } finally {
+      stopSignals();
+      await shutdown(engine);
+    }
+  }
+
+  private async extractPdfs(engine: Engine, pdfs: string[], dob: string): Promise<ReadFile[]> {
+    if (pdfs.length === 0) return [];
+    const jobs = await submitPdfs(engine, this.home, pdfs, dob);
+    const finished = await waitWithProgress(
+      engine,
+      jobs.map((job, i) => ({ id: job.id, label: basename(pdfs[i] ?? job.id) })),
+      { quiet: this.jsonEnabled() },
+    );
+    return finished.map((job, i) => readExtraction(pdfs[i] ?? '', labStatusBody(job), 'pdf'));
+  }
+
+  private describe(
+    built: ReturnType<typeof buildLabRequest>,
+    files: FileOutcome[],
+    requestPath: string,
+  ): void {
+    for (const f of files.filter((f) => f.dob_mismatch))
+      this.logToStderr(
+        `Warning: ${basename(f.file)} prints a date of birth other than --dob: another person's report?`,
+      );
+    this.log('');
+    this.log(
+      renderTable(
+        ['EVENT', 'PREDICTORS', 'FILES'],
+        built.events.map((e) => [e.date, e.predictors, e.sources.join(', ')]),
+      ),
+    );
+    if (built.conflicts.length > 0) {
+      this.log(`\nConflicts: one code, one date, different values (neither used):`);
+      for (const line of conflictLines(built.conflicts)) this.log(line);
+    }
+    if (built.unusable.length > 0) {
+      this.log('\nResults the scoring cannot use:');
+      for (const line of unusableLines(built.unusable)) this.log(line);
+    }
+    this.log(`\nRequest: ${requestPath}`);
+  }
+
+  private async runReport(
+    engine: Engine,
+    parsed: ParsedReportRequest,
+    out: { dir: string; name: string },
+  ): Promise<FromLabsReport> {
+    const { job } = await submitReport(engine, parsed, { home: this.home, out });
+    await waitWithProgress(engine, [{ id: job.id, label: `${out.name}.pdf` }], { quiet: this.jsonEnabled() });
+    const status = await waitForReport(engine.store, job.id);
+    const result = ((await engine.store.get(job.id))?.result ?? {}) as Partial<ReportJobResult>;
+    const report = {
+      variant: parsed.variant,
+      ...status,
+      out_pdf: result.out_pdf ?? null,
+      out_json: result.out_json ?? null,
+    };
+    if (report.status === 'completed') this.log(`Report: ${report.out_pdf}`);
+    else {
+      this.log(`Report ${report.status}: ${report.error_type}: ${report.error_message}`);
+      process.exitCode = EXIT.jobFailed;
+    }
+    return report;
+  }
+}
+
+function fileRow(f: FileOutcome): Array<string | number> {
+  return [basename(f.file), f.kind, f.reason ? `${f.status} (${f.reason})` : f.status, f.results];
+}
+
+function condensedOf(request: Extract<ParsedReportRequest['request'], { health_events: unknown }>) {
+  const { health_events, ...rest } = request;
+  return { ...rest, health_event: health_events.at(-1) as (typeof health_events)[number] };
+}
+
+function writeRequest(dir: string, name: string, parsed: ParsedReportRequest): string {
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, `${name}.request.json`);
+  writeFileSync(path, `${JSON.stringify(parsed.request, null, 2)}\n`);
+  return path;
+}
+
+async function shutdown(engine: Engine): Promise<void> {
+  await engine.close();
+  await closeSharedThreadPool();
+}

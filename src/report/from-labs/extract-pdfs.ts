@@ -1,0 +1,24 @@
+import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import type { Engine } from '../../engine/engine.js';
+import type { JobRecord } from '../../engine/types.js';
+import { submitLabFile } from '../../lab/job.js';
+
+/**
+ * Each PDF as a lab.extract job, exactly as `lab extract` submits it. The date of birth goes in sealed (the
+ * job only compares it with dates printed in the document, to flag another person's report).
+ */
+export async function submitPdfs(
+  engine: Engine,
+  home: string,
+  files: readonly string[],
+  dateOfBirth: string,
+): Promise<JobRecord[]> {
+  const jobs: JobRecord[] = [];
+  for (const file of files) {
+    jobs.push(
+      await submitLabFile(engine, home, { pdf: await readFile(file), filename: basename(file), dateOfBirth }),
+    );
+  }
+  return jobs;
+}

@@ -1,0 +1,42 @@
+/**
+ * The words `report from-labs` (and `report generate` given a Bundle) print about conflicts and results the
+ * scoring cannot use: one line per conflict, one line per reason with the names it applies to.
+ */
+import { basename } from 'node:path';
+import type { Conflict, Unusable, UnusableReason } from './events.js';
+
+const REASONS: Record<UnusableReason, string> = {
+  no_date: 'no collection date: not in the request',
+  no_loinc: 'no LOINC code: not in the request',
+  no_value: 'no value: not in the request',
+  conflict: 'conflicting values on one date: not in the request',
+  not_a_scoring_input: 'a LOINC code no scoring model reads: in the request, shown but not scored',
+  not_numeric: 'text where the scoring needs a number',
+  censored_value: 'a bound (>x) where the scoring needs a value',
+  unit_missing: 'no unit, and the scoring needs one',
+  unit_unknown: 'a unit that is not UCUM',
+  unit_not_convertible: "a unit that does not convert to the model's unit",
+  unknown_value: 'an answer the scoring does not know',
+};
+
+const MAX_NAMES = 8;
+
+export function conflictLines(conflicts: readonly Conflict[]): string[] {
+  return conflicts.map(
+    (c) =>
+      `  ${c.date}  ${c.code} ${c.name}: ${c.readings
+        .map((r) => `${r.value}${r.unit ? ` ${r.unit}` : ''} (${basename(r.source)})`)
+        .join(' vs ')}`,
+  );
+}
+
+export function unusableLines(unusable: readonly Unusable[]): string[] {
+  const byReason = new Map<UnusableReason, Unusable[]>();
+  for (const u of unusable) byReason.set(u.reason, [...(byReason.get(u.reason) ?? []), u]);
+  return [...byReason].map(([reason, list]) => {
+    const names = [...new Set(list.map((u) => u.name))];
+    const shown = names.slice(0, MAX_NAMES).join(', ');
+    const more = names.length > MAX_NAMES ? `, and ${names.length - MAX_NAMES} more` : '';
+    return `  ${list.length} ${list.length === 1 ? 'result' : 'results'}, ${REASONS[reason]}: ${shown}${more}`;
+  });
+}
