@@ -9,7 +9,7 @@ import { waitWithProgress } from '../../src/cli/progress.js';
 import { renderTable } from '../../src/cli/table.js';
 import type { Engine } from '../../src/engine/engine.js';
 import { onShutdownSignal } from '../../src/engine/shutdown.js';
-import { EXIT } from '../../src/errors.js';
+import { EXIT, UsageError } from '../../src/errors.js';
 import { labStatusBody } from '../../src/lab/status-body.js';
 import { closeSharedThreadPool } from '../../src/lab/thread-pool.js';
 import type { Conflict, Unusable } from '../../src/report/from-labs/events.js';
@@ -89,6 +89,10 @@ export default class ReportFromLabs extends BaseCommand<typeof ReportFromLabs> {
 
   async run(): Promise<FromLabsOutput> {
     const { argv } = await this.parse(ReportFromLabs);
+    if (argv.length === 0)
+      throw new UsageError('Name the lab PDFs, result files (JSON) or folders to build the report from.', [
+        'assay report from-labs labs/ --dob 1970-01-31 --sex female --out report/',
+      ]);
     const person = personFrom(this.flags, 'report from-labs labs/');
     const inputs = await collectInputs(argv as string[]);
     const engine = openEngine(this.home);

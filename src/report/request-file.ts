@@ -102,10 +102,15 @@ function requestFromBundle(
   bundle: Parameters<typeof resultsOfBundle>[0],
   opts: LoadOptions,
 ): LabRequest {
-  if (!opts.person)
-    throw new UsageError(
-      `${path} is a FHIR Bundle of lab results: the request is built from it with --dob and --sex.`,
-      [`assay report generate ${basename(path)} --dob 1970-01-31 --sex female --out reports/`],
-    );
-  return buildLabRequest(resultsOfBundle(bundle, basename(path)), opts.person());
+  const example = `assay report generate ${basename(path)} --dob 1970-01-31 --sex female --out reports/`;
+  const what = `${path} is a FHIR Bundle of lab results, so the request is built from it`;
+  if (!opts.person) throw new UsageError(`${what} with --dob and --sex.`, [example]);
+  let person: Person;
+  try {
+    person = opts.person();
+  } catch (error) {
+    if (error instanceof UsageError) throw new UsageError(`${what}. ${error.message}`, [example]);
+    throw error;
+  }
+  return buildLabRequest(resultsOfBundle(bundle, basename(path)), person);
 }
