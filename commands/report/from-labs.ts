@@ -4,7 +4,7 @@ import { Flags } from '@oclif/core';
 import { BaseCommand } from '../../src/cli/base-command.js';
 import { defaultConcurrency, leaseMsFromEnv, openEngine } from '../../src/cli/engine.js';
 import { formatsSee } from '../../src/cli/help.js';
-import { personFlags, personFrom } from '../../src/cli/person-flags.js';
+import { personFlags, personFrom, requiredDob } from '../../src/cli/person-flags.js';
 import { waitWithProgress } from '../../src/cli/progress.js';
 import { renderTable } from '../../src/cli/table.js';
 import type { Engine } from '../../src/engine/engine.js';
@@ -21,7 +21,7 @@ import {
   readExtraction,
   readJsonInput,
 } from '../../src/report/from-labs/inputs.js';
-import { buildLabRequest, type EventSummary } from '../../src/report/from-labs/request.js';
+import { buildLabRequest, type EventSummary, requestFileText } from '../../src/report/from-labs/request.js';
 import { conflictLines, unusableLines } from '../../src/report/from-labs/summary.js';
 import type { ReportJobResult } from '../../src/report/job.js';
 import { waitForReport } from '../../src/report/status.js';
@@ -72,6 +72,7 @@ export default class ReportFromLabs extends BaseCommand<typeof ReportFromLabs> {
   static override strict = false;
   static override flags = {
     ...personFlags,
+    dob: requiredDob,
     out: Flags.string({
       description: 'Directory for <name>.request.json, <name>.pdf and <name>.report.json.',
       default: '.',
@@ -207,7 +208,7 @@ function condensedOf(request: Extract<ParsedReportRequest['request'], { health_e
 function writeRequest(dir: string, name: string, parsed: ParsedReportRequest): string {
   mkdirSync(dir, { recursive: true });
   const path = join(dir, `${name}.request.json`);
-  writeFileSync(path, `${JSON.stringify(parsed.request, null, 2)}\n`);
+  writeFileSync(path, requestFileText(parsed.request));
   return path;
 }
 

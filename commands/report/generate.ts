@@ -9,6 +9,7 @@ import { waitWithProgress } from '../../src/cli/progress.js';
 import { renderTable } from '../../src/cli/table.js';
 import { onShutdownSignal } from '../../src/engine/shutdown.js';
 import { EXIT, UsageError } from '../../src/errors.js';
+import { requestFileText } from '../../src/report/from-labs/request.js';
 import { conflictLines, unusableLines } from '../../src/report/from-labs/summary.js';
 import type { ReportJobResult } from '../../src/report/job.js';
 import { expandRequestPaths, loadRequestFile, type RequestFile } from '../../src/report/request-file.js';
@@ -158,7 +159,7 @@ export default class ReportGenerate extends BaseCommand<typeof ReportGenerate> {
     const dir = resolve(this.flags.out);
     mkdirSync(dir, { recursive: true });
     const path = join(dir, `${file.name}.request.json`);
-    writeFileSync(path, `${JSON.stringify(file.parsed.request, null, 2)}\n`);
+    writeFileSync(path, requestFileText(file.parsed.request));
     this.log(`Request: ${path}`);
     return path;
   }

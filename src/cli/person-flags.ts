@@ -11,13 +11,23 @@ import type { ReportProfile } from '../schemas/report.js';
 
 const yesNo = (description: string) => Flags.boolean({ description, allowNo: true });
 
+const DOB_DESCRIPTION =
+  'Date of birth, YYYY-MM-DD: event ages are computed from it and it is then dropped (never stored, ' +
+  'printed or written).';
+
+/** `report generate` asks for --dob only when a FHIR Bundle is among its inputs; from-labs always. */
+export const requiredDob = Flags.string({
+  description: DOB_DESCRIPTION,
+  helpValue: 'YYYY-MM-DD',
+  required: true,
+});
+
 export const personFlags = {
-  dob: Flags.string({
-    description:
-      'Date of birth, YYYY-MM-DD: event ages are computed from it and it is then dropped (never stored, ' +
-      'printed or written).',
+  dob: Flags.string({ description: `${DOB_DESCRIPTION} Needed for a FHIR Bundle.`, helpValue: 'YYYY-MM-DD' }),
+  sex: Flags.string({
+    description: 'Sex assigned at birth (needed here or as "sex" in --profile).',
+    options: ['female', 'male'],
   }),
-  sex: Flags.string({ description: 'Sex assigned at birth.', options: ['female', 'male'] }),
   profile: Flags.string({
     description:
       'JSON file with other facts for the report: smoker, bp_treated, diabetes, parental_diabetes, statin ' +

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_DIR } from '../../fixtures/labs/generate.js';
 import { tmpHome } from '../engine/support/tmp-home.js';
 import { pageTexts } from '../report/support/pdf.js';
+import { startReceiver } from '../report/support/receiver.js';
 import { assay, type CliResult, json } from './cli.js';
 
 const DOB = '1963-08-19';
@@ -299,7 +300,7 @@ describe('assay report from-labs', () => {
   it('without --dob or --sex, or with a Bundle and no --dob, it stops with a usage error', async () => {
     const noDob = await run(['report', 'from-labs', pdfs[0] as string, '--sex', 'female', '--out', home.dir]);
     expect(noDob.exitCode).toBe(2);
-    expect(noDob.stderr).toMatch(/--dob YYYY-MM-DD/);
+    expect(noDob.stderr).toMatch(/Missing required flag dob/);
     const noSex = await run(['report', 'from-labs', pdfs[0] as string, '--dob', DOB, '--out', home.dir]);
     expect(noSex.exitCode).toBe(2);
     expect(noSex.stderr).toMatch(/--sex female\|male/);
@@ -308,6 +309,52 @@ describe('assay report from-labs', () => {
     expect(generate.exitCode).toBe(2);
     expect(generate.stderr).toMatch(/FHIR Bundle of lab results/);
   });
+
+  it(
+    "sends the report where the profile says, and keeps the profile's credential out of the request file",
+    async () => {
+      const receiver = await startReceiver();
+      try {
+        const token = 'profile-secret-7f3a';
+        const profile = join(home.dir, 'me.json');
+        writeFileSync(
+          profile,
+          JSON.stringify({
+            statin: true,
+            configuration: { callback_url: `${receiver.url}/done`, auth_type: 'bearer', auth_token: token },
+          }),
+        );
+        const input = join(FIXTURE_DIR, 'quest-trend-2025.expected.json');
+        const out = join(home.dir, 'profiled');
+        const r = await run([
+          'report',
+          'from-labs',
+          input,
+          '--dob',
+          DOB,
+          '--sex',
+          'female',
+          '--profile',
+          profile,
+          '--out',
+          out,
+          '--json',
+        ]);
+        expect(r.exitCode, r.stderr).toBe(0);
+        const put = receiver.requests.find((q) => q.method === 'PUT');
+        const post = receiver.requests.find((q) => q.method === 'POST');
+        expect(put?.body.subarray(0, 5).toString()).toBe('%PDF-');
+        expect(post?.headers.authorization).toBe(`Bearer ${token}`);
+        const written = readFileSync(join(out, 'health-report.request.json'), 'utf8');
+        expect(written).not.toContain(token);
+        expect(written).not.toContain(receiver.url);
+        expect(JSON.parse(written).report_metadata.statin).toBe(true);
+      } finally {
+        await receiver.close();
+      }
+    },
+    SLOW,
+  );
 
   // Last: it greps what every test above printed and wrote.
   it('the date of birth is in no output, no file written, nothing in the home, and no PHI of the PDFs either', () => {

@@ -1,5 +1,9 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Bundle } from '@medplum/fhirtypes';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { personFrom } from '../../src/cli/person-flags.js';
 import { UsageError } from '../../src/errors.js';
 import { eventAges, wholeYears } from '../../src/report/from-labs/age.js';
 import { groupByDate } from '../../src/report/from-labs/events.js';
@@ -190,5 +194,47 @@ describe('reading a FHIR Bundle', () => {
     expect(() =>
       buildLabRequest([result({ code: null })], { dob: '1980-06-15', profile: { sex: 'male' } }),
     ).toThrow(/nothing to report/);
+  });
+});
+
+describe('the person: flags over a JSON profile', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'assay-profile-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const profile = (json: unknown) => {
+    const path = join(dir, `${Math.random().toString(36).slice(2)}.json`);
+    writeFileSync(path, JSON.stringify(json));
+    return path;
+  };
+
+  it('takes members from the profile, lets a flag win, and leaves the rest unknown', () => {
+    const path = profile({
+      sex: 'female',
+      smoker: true,
+      race: 'white',
+      configuration: { callback_url: 'https://x.example/cb' },
+    });
+    const person = personFrom(
+      { dob: '1970-01-31', profile: path, smoker: false, statin: true },
+      'report from-labs',
+    );
+    expect(person.profile).toEqual({
+      sex: 'female',
+      smoker: false,
+      race: 'white',
+      statin: true,
+      configuration: { callback_url: 'https://x.example/cb', auth_type: 'none', auth_key_name: 'X-API-Key' },
+    });
+    expect(person.profile).not.toHaveProperty('diabetes');
+  });
+
+  it('refuses a misspelt member, a bad value, a missing sex and a date that is not a day', () => {
+    expect(() =>
+      personFrom({ dob: '1970-01-31', sex: 'male', profile: profile({ smokr: true }) }, 'x'),
+    ).toThrow(/unknown member smokr/);
+    expect(() =>
+      personFrom({ dob: '1970-01-31', sex: 'male', profile: profile({ smoker: 'yes' }) }, 'x'),
+    ).toThrow(/smoker/);
+    expect(() => personFrom({ dob: '1970-01-31' }, 'x')).toThrow(/--sex female\|male/);
+    expect(() => personFrom({ dob: '1970-02-30', sex: 'male' }, 'x')).toThrow(/YYYY-MM-DD/);
   });
 });

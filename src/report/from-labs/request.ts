@@ -5,7 +5,7 @@
  */
 
 import { UsageError } from '../../errors.js';
-import { type FullReportRequest, parseReportRequest } from '../../schemas/report.js';
+import { type FullReportRequest, parseReportRequest, type ReportRequest } from '../../schemas/report.js';
 import { defaultInputCodes } from '../../scoring/input-codes.js';
 import { readInputs } from '../../scoring/inputs.js';
 import { eventAges } from './age.js';
@@ -114,4 +114,14 @@ function scoringUnusable(request: FullReportRequest, results: readonly LabResult
     }
   }
   return out;
+}
+
+/**
+ * The request as written beside the report, without its configuration: a pre-signed URL and a callback
+ * credential are secrets the profile keeps, and a copy in every report folder is one more place to leak
+ * from. The file is what `assay score` and `report generate --out` need.
+ */
+export function requestFileText(request: ReportRequest): string {
+  const written = { ...request, report_metadata: { ...request.report_metadata, configuration: {} } };
+  return `${JSON.stringify(written, null, 2)}\n`;
 }
