@@ -21,13 +21,17 @@ const REASONS: Record<UnusableReason, string> = {
 
 const MAX_NAMES = 8;
 
+/** One line per conflict; each distinct reading once, with every file that printed it. */
 export function conflictLines(conflicts: readonly Conflict[]): string[] {
-  return conflicts.map(
-    (c) =>
-      `  ${c.date}  ${c.code} ${c.name}: ${c.readings
-        .map((r) => `${r.value}${r.unit ? ` ${r.unit}` : ''} (${basename(r.source)})`)
-        .join(' vs ')}`,
-  );
+  return conflicts.map((c) => {
+    const readings = new Map<string, string[]>();
+    for (const r of c.readings) {
+      const reading = `${r.value}${r.unit ? ` ${r.unit}` : ''}`;
+      readings.set(reading, [...(readings.get(reading) ?? []), basename(r.source)]);
+    }
+    const shown = [...readings].map(([reading, files]) => `${reading} (${files.join(', ')})`);
+    return `  ${c.date}  ${c.code} ${c.name}: ${shown.join(' vs ')}`;
+  });
 }
 
 export function unusableLines(unusable: readonly Unusable[]): string[] {
