@@ -85,6 +85,10 @@ export default class ReportFromLabs extends BaseCommand<typeof ReportFromLabs> {
       description: 'Make a one-page condensed report of the latest event instead of the full report.',
       default: false,
     }),
+    'any-lab': Flags.boolean({
+      description: 'Also extract reports of laboratories other than the supported vendors (generic parser).',
+      default: false,
+    }),
     concurrency: Flags.integer({ description: 'PDFs processed at the same time.', min: 1, max: 64 }),
   };
 
@@ -136,7 +140,10 @@ export default class ReportFromLabs extends BaseCommand<typeof ReportFromLabs> {
 
   private async extractPdfs(engine: Engine, pdfs: string[], dob: string): Promise<ReadFile[]> {
     if (pdfs.length === 0) return [];
-    const jobs = await submitPdfs(engine, this.home, pdfs, dob);
+    const jobs = await submitPdfs(engine, this.home, pdfs, {
+      dateOfBirth: dob,
+      anyLab: this.flags['any-lab'],
+    });
     const finished = await waitWithProgress(
       engine,
       jobs.map((job, i) => ({ id: job.id, label: basename(pdfs[i] ?? job.id) })),

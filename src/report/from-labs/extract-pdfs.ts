@@ -12,12 +12,12 @@ export async function submitPdfs(
   engine: Engine,
   home: string,
   files: readonly string[],
-  dateOfBirth: string,
+  opts: { dateOfBirth: string; anyLab: boolean },
 ): Promise<JobRecord[]> {
   const jobs: JobRecord[] = [];
   for (const file of files) {
     jobs.push(
-      await submitLabFile(engine, home, { pdf: await readFile(file), filename: basename(file), dateOfBirth }),
+      await submitLabFile(engine, home, { pdf: await readFile(file), filename: basename(file), ...opts }),
     );
   }
   return jobs;
