@@ -1,8 +1,8 @@
 import type { ClaimedJob, JobError, JobOutcome, JobRecord, ListFilter, NewJob } from './types.js';
 
 /**
- * What the engine needs from storage. SQLite implements it today; a PostgreSQL store can implement the same
- * promises (claim with FOR UPDATE SKIP LOCKED) and must pass the same conformance suite
+ * What the engine needs from storage. Two stores implement it, SQLite (src/engine/sqlite) and PostgreSQL
+ * (src/engine/postgres, claims with FOR UPDATE SKIP LOCKED), and both pass one conformance suite
  * (test/engine/store-conformance.ts). Every write a worker makes after claiming presents the lock token, so a
  * worker whose lease expired cannot overwrite the job's next owner.
  */
@@ -55,5 +55,10 @@ export interface JobStore {
   cancel(id: string): Promise<JobRecord>;
   /** Delete finished jobs older than the cutoff; returns how many went. */
   prune(finishedBefore: number): Promise<number>;
+  /**
+   * Call `onWake` whenever a job may have become claimable, whichever process made it so (PostgreSQL:
+   * LISTEN/NOTIFY). Returns the unsubscribe. A store that cannot tell leaves it out and workers only poll.
+   */
+  subscribe?(onWake: () => void): () => void;
   close(): Promise<void>;
 }

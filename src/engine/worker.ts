@@ -63,6 +63,9 @@ export class Worker extends EventEmitter {
   private running = false;
   private loop: Promise<void> | undefined;
   private wakeUp: (() => void) | undefined;
+  /** A wake that came while the worker was not idle (mid-claim): the next idle() returns at once. */
+  private woken = false;
+  private unsubscribe: (() => void) | undefined;
 
   constructor(
     private readonly store: JobStore,
@@ -84,13 +87,15 @@ export class Worker extends EventEmitter {
   start(): this {
     if (this.running) return this;
     this.running = true;
+    this.unsubscribe = this.store.subscribe?.(() => this.wake());
     this.loop = this.run();
     return this;
   }
 
   /** Look for work now instead of at the next poll. */
   wake(): void {
-    this.wakeUp?.();
+    if (this.wakeUp) this.wakeUp();
+    else this.woken = true;
   }
 
   /**
@@ -99,6 +104,8 @@ export class Worker extends EventEmitter {
    */
   async stop(graceMs = 10_000): Promise<void> {
     this.running = false;
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
     this.wake();
     await this.loop;
     const pending = [...this.inFlight.values()];
@@ -140,6 +147,10 @@ export class Worker extends EventEmitter {
   }
 
   private idle(): Promise<void> {
+    if (this.woken) {
+      this.woken = false;
+      return Promise.resolve();
+    }
     return new Promise((resolve) => {
       const timer = setTimeout(done, this.pollMs);
       const self = this;

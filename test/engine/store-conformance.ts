@@ -1,25 +1,30 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { JobStore } from '../../src/engine/store.js';
 
+interface StoreUnderTest {
+  store: JobStore;
+  cleanup: () => void | Promise<void>;
+}
+
 /**
- * The promises every JobStore keeps. A new store (PostgreSQL, say) passes this suite before it may sit
- * behind the engine: `testStore('postgres', () => new PgStore(url))`.
+ * The promises every JobStore keeps. Each store passes this suite before it may sit behind the engine:
+ * test/engine/sqlite-store.test.ts and test/engine/pg-store.test.ts (against a real PostgreSQL server).
  */
-export function testStore(name: string, factory: () => { store: JobStore; cleanup: () => void }): void {
+export function testStore(name: string, factory: () => StoreUnderTest | Promise<StoreUnderTest>): void {
   describe(`JobStore conformance: ${name}`, () => {
     let store: JobStore;
-    let cleanup: () => void;
+    let cleanup: StoreUnderTest['cleanup'];
     const claimOne = async (now?: number, leaseMs = 1_000) => {
       const [job] = await store.claim({ workerId: 'w1', kinds: ['k'], leaseMs, limit: 1, now });
       return job;
     };
 
-    beforeEach(() => {
-      ({ store, cleanup } = factory());
+    beforeEach(async () => {
+      ({ store, cleanup } = await factory());
     });
     afterEach(async () => {
       await store.close();
-      cleanup();
+      await cleanup();
     });
 
     it('enqueues with the kind vocabulary and returns the stored record', async () => {
@@ -247,6 +252,36 @@ export function testStore(name: string, factory: () => { store: JobStore; cleanu
       await store.complete(claimed?.id as string, claimed?.lockToken as string, {});
       expect(await store.prune(Date.now() + 1_000)).toBe(1);
       expect(await store.list()).toHaveLength(1);
+    });
+
+    it('workers claiming at the same time never get the same job, and every job is claimed', async () => {
+      const jobs = await store.enqueue(Array.from({ length: 120 }, (_, n) => ({ kind: 'k', payload: n })));
+      const claimed: string[] = [];
+      const worker = async (w: number) => {
+        for (;;) {
+          const batch = await store.claim({ workerId: `w${w}`, kinds: ['k'], leaseMs: 60_000, limit: 7 });
+          if (batch.length === 0) return;
+          claimed.push(...batch.map((j) => j.id));
+        }
+      };
+      await Promise.all(Array.from({ length: 6 }, (_, w) => worker(w)));
+      expect(claimed).toHaveLength(jobs.length);
+      expect(new Set(claimed).size).toBe(jobs.length);
+    });
+
+    it('one enqueue of many jobs returns them in order, reusing the job an idempotency key names', async () => {
+      const [first] = await store.enqueue([{ kind: 'k', idempotencyKey: 'a', payload: 'first' }]);
+      const batch = await store.enqueue([
+        { kind: 'k', payload: 0 },
+        { kind: 'k', idempotencyKey: 'a', payload: 'again' },
+        { kind: 'k', idempotencyKey: 'b', payload: 'b1' },
+        { kind: 'k', idempotencyKey: 'b', payload: 'b2' },
+        { kind: 'other', idempotencyKey: 'a', payload: 'other kind' },
+      ]);
+      expect(batch.map((j) => j.payload)).toEqual([0, 'first', 'b1', 'b1', 'other kind']);
+      expect(batch[1]?.id).toBe(first?.id);
+      expect(batch[3]?.id).toBe(batch[2]?.id);
+      expect(await store.list({ limit: 100 })).toHaveLength(4);
     });
   });
 }

@@ -1,0 +1,62 @@
+import pg from 'pg';
+import { StoreError } from '../../errors.js';
+
+const INT8_OID = 20;
+
+/**
+ * Times are bigint milliseconds and counts come back as bigint; pg hands those over as strings. Every value
+ * we store fits a double exactly, so read them as numbers, for this pool only (not pg's global parsers).
+ */
+const types = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format)) as never,
+};
+
+export const isPostgresUrl = (store: string | undefined): store is string =>
+  !!store && /^postgres(ql)?:\/\//i.test(store);
+
+/** host/database of a connection string, never its user or password: safe for messages and logs. */
+export function describeUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    const host = u.searchParams.get('host') ?? (u.host || 'localhost');
+    return `${host}${u.pathname || '/'}`;
+  } catch {
+    return 'the PostgreSQL server';
+  }
+}
+
+export function createPool(url: string, max = 10): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, max, types });
+  // An idle pooled connection that drops (server restart, network) is discarded by the pool; the next query
+  // opens a new one. Without a listener the 'error' event would end the process.
+  pool.on('error', () => {});
+  return pool;
+}
+
+export function unreachable(url: string, cause: unknown): StoreError {
+  return new StoreError(
+    `Cannot use the PostgreSQL job store at ${describeUrl(url)}: ${(cause as Error).message}`,
+    {
+      cause,
+      suggestions: [
+        'Check --store / ASSAY_STORE (postgres://user:password@host:5432/database) and that the server is up.',
+      ],
+    },
+  );
+}
+
+export async function inTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const value = await fn(client);
+    await client.query('COMMIT');
+    return value;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw err;
+  } finally {
+    client.release();
+  }
+}

@@ -1,0 +1,130 @@
+import type pg from 'pg';
+import type { JobStore } from '../store.js';
+import type { ClaimedJob, JobError, JobOutcome, JobRecord, ListFilter, NewJob } from '../types.js';
+import * as admin from './admin.js';
+import { claimJobs } from './claim.js';
+import { createPool, unreachable } from './connect.js';
+import { insertJobs } from './enqueue.js';
+import * as finish from './finish.js';
+import { JobListener } from './listener.js';
+import { migratePg } from './migrate.js';
+
+export interface PgStoreOptions {
+  /** Connections this process may hold (the LISTEN connection is one more). */
+  poolSize?: number;
+}
+
+/**
+ * The JobStore over one PostgreSQL database, shared by every node. Same promises as the SQLite store and the
+ * same conformance suite (test/engine/store-conformance.ts); in addition it tells idle workers on every node
+ * at once when a job becomes claimable (LISTEN/NOTIFY).
+ */
+export class PgJobStore implements JobStore {
+  private readonly listener: JobListener;
+
+  private constructor(
+    readonly pool: pg.Pool,
+    url: string,
+  ) {
+    this.listener = new JobListener(url);
+  }
+
+  /** Connect and bring the schema to this version's (see migratePg); refuses a newer schema. */
+  static async open(url: string, opts: PgStoreOptions = {}): Promise<PgJobStore> {
+    const pool = createPool(url, opts.poolSize);
+    try {
+      await migratePg(pool);
+    } catch (cause) {
+      await pool.end().catch(() => {});
+      if ((cause as { code?: string }).code === 'store_unavailable') throw cause;
+      throw unreachable(url, cause);
+    }
+    return new PgJobStore(pool, url);
+  }
+
+  subscribe(onWake: () => void): () => void {
+    return this.listener.subscribe(onWake);
+  }
+
+  enqueue(jobs: NewJob[]): Promise<JobRecord[]> {
+    return insertJobs(this.pool, jobs, Date.now());
+  }
+
+  claim(o: {
+    workerId: string;
+    kinds: string[];
+    leaseMs: number;
+    limit: number;
+    now?: number;
+  }): Promise<ClaimedJob[]> {
+    return claimJobs(this.pool, { ...o, now: o.now ?? Date.now() });
+  }
+
+  heartbeat(id: string, lockToken: string, lockedUntil: number): Promise<boolean> {
+    return finish.heartbeat(this.pool, id, lockToken, lockedUntil);
+  }
+
+  setStatus(id: string, lockToken: string, status: string): Promise<boolean> {
+    return finish.setStatus(this.pool, id, lockToken, status, Date.now());
+  }
+
+  complete(id: string, lockToken: string, outcome: JobOutcome): Promise<boolean> {
+    return finish.complete(this.pool, id, lockToken, outcome, Date.now());
+  }
+
+  fail(
+    id: string,
+    lockToken: string,
+    error: JobError,
+    retryAt: number | null,
+    followUps?: NewJob[],
+  ): Promise<boolean> {
+    return finish.fail(this.pool, id, lockToken, error, retryAt, Date.now(), followUps);
+  }
+
+  release(id: string, lockToken: string): Promise<boolean> {
+    return finish.release(this.pool, id, lockToken, Date.now());
+  }
+
+  failExhaustedLeases(
+    now = Date.now(),
+    followUpsFor: (job: JobRecord, error: JobError) => NewJob[] = () => [],
+  ): Promise<number> {
+    return finish.failExhausted(this.pool, now, followUpsFor);
+  }
+
+  get(id: string): Promise<JobRecord | null> {
+    return admin.getJob(this.pool, id);
+  }
+
+  list(filter?: ListFilter): Promise<JobRecord[]> {
+    return admin.listJobs(this.pool, filter);
+  }
+
+  releaseHeld(id: string, payload?: unknown): Promise<JobRecord> {
+    return admin.releaseHeld(this.pool, id, payload, Date.now());
+  }
+
+  failHeld(id: string, error: JobError, followUps: NewJob[] = []): Promise<boolean> {
+    return admin.failHeld(this.pool, id, error, followUps, Date.now());
+  }
+
+  retry(id: string): Promise<JobRecord> {
+    return admin.retryJob(this.pool, id, Date.now());
+  }
+
+  cancel(id: string): Promise<JobRecord> {
+    return admin.cancelJob(this.pool, id, Date.now());
+  }
+
+  prune(finishedBefore: number): Promise<number> {
+    return admin.pruneJobs(this.pool, finishedBefore);
+  }
+
+  private closing: Promise<void> | undefined;
+
+  close(): Promise<void> {
+    this.closing ??= Promise.all([this.listener.close(), this.pool.end()]).then(() => undefined);
+    return this.closing;
+  }
+}

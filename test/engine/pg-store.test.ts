@@ -1,0 +1,75 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PgJobStore } from '../../src/engine/postgres/pg-store.js';
+import { type PgServer, startPostgres } from '../support/postgres-server.js';
+import { testStore } from './store-conformance.js';
+
+let server: PgServer;
+beforeAll(async () => {
+  server = await startPostgres();
+}, 60_000);
+afterAll(async () => {
+  await server?.stop();
+});
+
+testStore('postgres', async () => ({
+  store: await PgJobStore.open(await server.createDatabase()),
+  cleanup: () => {},
+}));
+
+describe('the PostgreSQL job store', () => {
+  it('wakes a subscriber on another node when a job becomes claimable there', async () => {
+    const url = await server.createDatabase();
+    const [a, b] = await Promise.all([PgJobStore.open(url), PgJobStore.open(url)]);
+    try {
+      let wakes = 0;
+      let woken: () => void = () => {};
+      const unsubscribe = a.subscribe(() => {
+        wakes += 1;
+        woken();
+      });
+      // The subscription wakes once when its LISTEN is in place (anything sent before it was missed).
+      await new Promise<void>((resolve) => {
+        woken = resolve;
+      });
+      const before = wakes;
+      const wokenByEnqueue = new Promise<void>((resolve) => {
+        woken = resolve;
+      });
+      await b.enqueue([{ kind: 'k' }]);
+      await wokenByEnqueue;
+      expect(wakes).toBe(before + 1);
+      unsubscribe();
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+
+  it('nodes starting together migrate once; the numbered steps are recorded', async () => {
+    const url = await server.createDatabase();
+    const stores = await Promise.all(Array.from({ length: 4 }, () => PgJobStore.open(url)));
+    try {
+      const { rows } = await (stores[0] as PgJobStore).pool.query(
+        'SELECT version, name FROM assay_migrations ORDER BY version',
+      );
+      expect(rows).toEqual([{ version: 1, name: '0001_jobs.sql' }]);
+    } finally {
+      await Promise.all(stores.map((s) => s.close()));
+    }
+  });
+
+  it('refuses a schema written by a newer assay instead of guessing', async () => {
+    const url = await server.createDatabase();
+    const store = await PgJobStore.open(url);
+    await store.pool.query("INSERT INTO assay_migrations (version, name) VALUES (9999, 'future.sql')");
+    await store.close();
+    await expect(PgJobStore.open(url)).rejects.toThrow(/newer assay/);
+  });
+
+  it('an unreachable server is a store error naming host and database, never the password', async () => {
+    const url = `postgresql://assay:s3cret-pw@localhost/nowhere?host=${encodeURIComponent(`${server.dir}/none`)}`;
+    const err = await PgJobStore.open(url).catch((e: Error & { code?: string }) => e);
+    expect(err).toMatchObject({ code: 'store_unavailable' });
+    expect((err as Error).message).toContain('/nowhere');
+    expect((err as Error).message).not.toContain('s3cret-pw');
+  });
+});
