@@ -83,7 +83,7 @@ export async function run(args: string[] = []): Promise<void> {
   const key = new ApiKeys(db).create('bench').key;
   db.close();
 
-  const server = await startServer(openEngine(home), {
+  const server = await startServer(await openEngine({ home }), {
     home,
     host: '127.0.0.1',
     port: 0,

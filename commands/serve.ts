@@ -1,11 +1,12 @@
 import { Flags } from '@oclif/core';
-import { BaseCommand } from '../src/cli/base-command.js';
-import { defaultConcurrency, leaseMsFromEnv, openEngine } from '../src/cli/engine.js';
+import { defaultConcurrency, leaseMsFromEnv } from '../src/cli/engine.js';
+import { EngineCommand } from '../src/cli/engine-command.js';
 import { formatsSee } from '../src/cli/help.js';
+import { describeUrl } from '../src/engine/postgres/connect.js';
 import { onShutdownSignal } from '../src/engine/shutdown.js';
 import { startServer } from '../src/server/serve.js';
 
-export default class Serve extends BaseCommand<typeof Serve> {
+export default class Serve extends EngineCommand<typeof Serve> {
   static override summary =
     'Serve the HTTP API (lab extraction, health reports, reference data) with workers in the same process.';
   static override description = [
@@ -15,7 +16,7 @@ export default class Serve extends BaseCommand<typeof Serve> {
       '/top-disease-predictors/, GET /lab-ranges/.',
     'Every route needs an x-api-key header (create one with `assay keys create`) except GET /healthz, ' +
       '/readyz, /openapi.json (the API description) and /docs. Jobs are shared with the CLI through the ' +
-      "home's store. SIGINT or SIGTERM drains requests and jobs, then exits.",
+      "home's store, or with every node through the PostgreSQL --store. SIGINT or SIGTERM drains requests and jobs, then exits.",
     formatsSee('HTTP bodies'),
   ].join('\n\n');
   static override examples = [
@@ -48,7 +49,7 @@ export default class Serve extends BaseCommand<typeof Serve> {
   };
 
   async run(): Promise<void> {
-    const engine = openEngine(this.home);
+    const engine = await this.openEngine();
     const server = await startServer(engine, {
       home: this.home,
       host: this.flags.host,
@@ -59,7 +60,8 @@ export default class Serve extends BaseCommand<typeof Serve> {
       version: this.config.version,
       allowPrivateTargets: this.flags['allow-private-targets'],
     });
-    process.stderr.write(`assay serve listening on ${server.url} (home ${this.home})\n`);
+    const jobs = this.store ? `, jobs in PostgreSQL ${describeUrl(this.store)}` : '';
+    process.stderr.write(`assay serve listening on ${server.url} (home ${this.home}${jobs})\n`);
     onShutdownSignal(async () => {
       process.stderr.write('assay serve: draining requests and jobs...\n');
       await server.close();

@@ -1,9 +1,8 @@
 import { Args } from '@oclif/core';
-import { BaseCommand } from '../../src/cli/base-command.js';
-import { openEngine } from '../../src/cli/engine.js';
+import { EngineCommand } from '../../src/cli/engine-command.js';
 import { type JobView, jobView } from '../../src/cli/job-view.js';
 
-export default class JobsCancel extends BaseCommand<typeof JobsCancel> {
+export default class JobsCancel extends EngineCommand<typeof JobsCancel> {
   static override summary = 'Cancel a job that has not finished.';
   static override description =
     'A running job is stopped at its next write: the worker holding it loses its lease and discards its result.' +
@@ -12,7 +11,7 @@ export default class JobsCancel extends BaseCommand<typeof JobsCancel> {
   static override args = { id: Args.string({ description: 'Job id.', required: true }) };
 
   async run(): Promise<JobView> {
-    const engine = openEngine(this.home);
+    const engine = await this.openEngine();
     try {
       const view = jobView(await engine.store.cancel(this.args.id));
       this.log(`Job ${view.id} cancelled.`);

@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core';
-import { BaseCommand } from '../../src/cli/base-command.js';
-import { defaultConcurrency, leaseMsFromEnv, openEngine } from '../../src/cli/engine.js';
+import { defaultConcurrency, leaseMsFromEnv } from '../../src/cli/engine.js';
+import { EngineCommand } from '../../src/cli/engine-command.js';
 import { type JobView, jobView } from '../../src/cli/job-view.js';
 import { waitWithProgress } from '../../src/cli/progress.js';
 import { renderTable } from '../../src/cli/table.js';
@@ -8,7 +8,7 @@ import { demoKind } from '../../src/engine/demo.js';
 import { onShutdownSignal } from '../../src/engine/shutdown.js';
 import { EXIT } from '../../src/errors.js';
 
-export default class JobsDemo extends BaseCommand<typeof JobsDemo> {
+export default class JobsDemo extends EngineCommand<typeof JobsDemo> {
   static override summary = 'Run built-in demo jobs through the engine: enqueue, claim, retry, complete.';
   static override description =
     'No-op jobs that hash their number, to see the engine work. With --json: {jobs: [...]}, each as `assay jobs show --json` prints it. Exit code 1 when any job did not complete.';
@@ -34,7 +34,7 @@ export default class JobsDemo extends BaseCommand<typeof JobsDemo> {
   };
 
   async run(): Promise<{ jobs: JobView[] }> {
-    const engine = openEngine(this.home);
+    const engine = await this.openEngine();
     const stopSignals = onShutdownSignal(() => engine.close());
     try {
       const jobs = await engine.enqueueMany(

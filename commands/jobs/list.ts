@@ -1,12 +1,11 @@
 import { Flags } from '@oclif/core';
-import { BaseCommand } from '../../src/cli/base-command.js';
-import { openEngine } from '../../src/cli/engine.js';
+import { EngineCommand } from '../../src/cli/engine-command.js';
 import { formatsSee } from '../../src/cli/help.js';
 import { type JobView, jobView } from '../../src/cli/job-view.js';
 import { renderTable } from '../../src/cli/table.js';
 import type { JobState } from '../../src/engine/types.js';
 
-export default class JobsList extends BaseCommand<typeof JobsList> {
+export default class JobsList extends EngineCommand<typeof JobsList> {
   static override summary = 'List jobs in the store, newest first.';
   static override description = [
     'With --json: an array of jobs, each as `assay jobs show --json` prints it.',
@@ -30,7 +29,7 @@ export default class JobsList extends BaseCommand<typeof JobsList> {
   };
 
   async run(): Promise<JobView[]> {
-    const engine = openEngine(this.home);
+    const engine = await this.openEngine();
     try {
       const jobs = await engine.store.list({
         kind: this.flags.kind,

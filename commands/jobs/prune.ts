@@ -1,10 +1,9 @@
 import { Flags } from '@oclif/core';
-import { BaseCommand } from '../../src/cli/base-command.js';
-import { openEngine } from '../../src/cli/engine.js';
+import { EngineCommand } from '../../src/cli/engine-command.js';
 
 const DAY_MS = 86_400_000;
 
-export default class JobsPrune extends BaseCommand<typeof JobsPrune> {
+export default class JobsPrune extends EngineCommand<typeof JobsPrune> {
   static override summary = 'Delete finished jobs (done, failed, cancelled) older than the retention period.';
   static override description = 'With --json: {deleted, olderThanDays}.';
   static override examples = ['<%= config.bin %> jobs prune --older-than 30'];
@@ -18,7 +17,7 @@ export default class JobsPrune extends BaseCommand<typeof JobsPrune> {
   };
 
   async run(): Promise<{ deleted: number; olderThanDays: number }> {
-    const engine = openEngine(this.home);
+    const engine = await this.openEngine();
     try {
       const days = this.flags['older-than'];
       const deleted = await engine.store.prune(Date.now() - days * DAY_MS);

@@ -1,9 +1,8 @@
 import { Args } from '@oclif/core';
-import { BaseCommand } from '../../src/cli/base-command.js';
-import { openEngine } from '../../src/cli/engine.js';
+import { EngineCommand } from '../../src/cli/engine-command.js';
 import { type JobView, jobView } from '../../src/cli/job-view.js';
 
-export default class JobsRetry extends BaseCommand<typeof JobsRetry> {
+export default class JobsRetry extends EngineCommand<typeof JobsRetry> {
   static override summary = 'Send a failed or cancelled job back to the queue with its attempts reset.';
   static override description =
     'The job runs again on the next worker that looks: `assay jobs work`, `assay serve`, or any command that runs workers on the same home.' +
@@ -12,7 +11,7 @@ export default class JobsRetry extends BaseCommand<typeof JobsRetry> {
   static override args = { id: Args.string({ description: 'Job id.', required: true }) };
 
   async run(): Promise<JobView> {
-    const engine = openEngine(this.home);
+    const engine = await this.openEngine();
     try {
       const view = jobView(await engine.store.retry(this.args.id));
       this.log(`Job ${view.id} is ${view.status} again.`);

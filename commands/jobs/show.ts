@@ -1,10 +1,9 @@
 import { Args, Flags } from '@oclif/core';
-import { BaseCommand } from '../../src/cli/base-command.js';
-import { openEngine } from '../../src/cli/engine.js';
+import { EngineCommand } from '../../src/cli/engine-command.js';
 import { formatsSee } from '../../src/cli/help.js';
 import { type JobView, jobView } from '../../src/cli/job-view.js';
 
-export default class JobsShow extends BaseCommand<typeof JobsShow> {
+export default class JobsShow extends EngineCommand<typeof JobsShow> {
   static override summary = 'Show one job: status, attempts, error and result.';
   static override description = [
     'With --json: {id, kind, status, state, attempts, maxAttempts, createdAt, updatedAt, runAt, workerId, ' +
@@ -21,7 +20,7 @@ export default class JobsShow extends BaseCommand<typeof JobsShow> {
   };
 
   async run(): Promise<JobView> {
-    const engine = openEngine(this.home);
+    const engine = await this.openEngine();
     try {
       const view = jobView(await engine.mustGet(this.args.id), { withPayload: this.flags.payload });
       for (const [key, value] of Object.entries(view)) {

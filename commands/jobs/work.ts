@@ -1,9 +1,9 @@
 import { Flags } from '@oclif/core';
-import { BaseCommand } from '../../src/cli/base-command.js';
-import { defaultConcurrency, leaseMsFromEnv, openEngine } from '../../src/cli/engine.js';
+import { defaultConcurrency, leaseMsFromEnv } from '../../src/cli/engine.js';
+import { EngineCommand } from '../../src/cli/engine-command.js';
 import { runWorkers } from '../../src/cli/run-workers.js';
 
-export default class JobsWork extends BaseCommand<typeof JobsWork> {
+export default class JobsWork extends EngineCommand<typeof JobsWork> {
   static override summary =
     'Run workers over the job store until Ctrl-C (or until the queue is empty with --drain).';
   static override description =
@@ -19,7 +19,7 @@ export default class JobsWork extends BaseCommand<typeof JobsWork> {
   };
 
   async run(): Promise<{ workerId: string; done: number; failed: number; retried: number }> {
-    const engine = openEngine(this.home);
+    const engine = await this.openEngine();
     const summary = await runWorkers(engine, {
       concurrency: this.flags.concurrency ?? defaultConcurrency(),
       leaseMs: leaseMsFromEnv(),

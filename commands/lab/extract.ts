@@ -2,8 +2,8 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { Flags } from '@oclif/core';
 import { watch } from 'chokidar';
-import { BaseCommand } from '../../src/cli/base-command.js';
-import { defaultConcurrency, leaseMsFromEnv, openEngine } from '../../src/cli/engine.js';
+import { defaultConcurrency, leaseMsFromEnv } from '../../src/cli/engine.js';
+import { EngineCommand } from '../../src/cli/engine-command.js';
 import { formatsSee } from '../../src/cli/help.js';
 import { waitWithProgress } from '../../src/cli/progress.js';
 import { renderTable } from '../../src/cli/table.js';
@@ -24,7 +24,7 @@ import { type Format, parseFormats, render, writeOne } from '../../src/lab/outpu
 import { labStatusBody } from '../../src/lab/status-body.js';
 import { closeSharedThreadPool } from '../../src/lab/thread-pool.js';
 
-export default class LabExtract extends BaseCommand<typeof LabExtract> {
+export default class LabExtract extends EngineCommand<typeof LabExtract> {
   static override summary = 'Extract structured results from lab report PDFs.';
   static override description = [
     'Each PDF becomes a lab.extract job in the shared store: language check, PHI detection and redaction, ' +
@@ -98,7 +98,7 @@ export default class LabExtract extends BaseCommand<typeof LabExtract> {
       throw new UsageError('Pass PDF files or --watch DIR, not both.', [
         'Drop the files into the watched folder instead.',
       ]);
-    const engine = openEngine(this.home);
+    const engine = await this.openEngine();
     engine.startWorker({
       concurrency: this.flags.concurrency ?? defaultConcurrency(),
       leaseMs: leaseMsFromEnv(),

@@ -1,12 +1,11 @@
 import { Args } from '@oclif/core';
-import { BaseCommand } from '../../src/cli/base-command.js';
-import { openEngine } from '../../src/cli/engine.js';
+import { EngineCommand } from '../../src/cli/engine-command.js';
 import { formatsSee } from '../../src/cli/help.js';
 import { NotFoundError } from '../../src/errors.js';
 import { LAB_EXTRACT } from '../../src/lab/job.js';
 import { type LabStatusBody, labStatusBody } from '../../src/lab/status-body.js';
 
-export default class LabStatus extends BaseCommand<typeof LabStatus> {
+export default class LabStatus extends EngineCommand<typeof LabStatus> {
   static override summary =
     'Show the status of a lab extraction job (the body the HTTP status endpoint returns).';
   static override description = [
@@ -26,7 +25,7 @@ export default class LabStatus extends BaseCommand<typeof LabStatus> {
   };
 
   async run(): Promise<LabStatusBody> {
-    const engine = openEngine(this.home);
+    const engine = await this.openEngine();
     try {
       const job = await engine.store.get(this.args.jobId);
       if (!job || job.kind !== LAB_EXTRACT)

@@ -1,12 +1,13 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { Flags } from '@oclif/core';
-import { BaseCommand } from '../../src/cli/base-command.js';
-import { defaultConcurrency, leaseMsFromEnv, openEngine } from '../../src/cli/engine.js';
+import { defaultConcurrency, leaseMsFromEnv } from '../../src/cli/engine.js';
+import { EngineCommand } from '../../src/cli/engine-command.js';
 import { formatsSee } from '../../src/cli/help.js';
 import { personFlags, personFrom } from '../../src/cli/person-flags.js';
 import { waitWithProgress } from '../../src/cli/progress.js';
 import { renderTable } from '../../src/cli/table.js';
+import type { Engine } from '../../src/engine/engine.js';
 import { onShutdownSignal } from '../../src/engine/shutdown.js';
 import { EXIT, UsageError } from '../../src/errors.js';
 import { requestFileText } from '../../src/report/from-labs/request.js';
@@ -27,7 +28,7 @@ interface GeneratedReport extends ReportStatusRecord {
   from_labs?: NonNullable<RequestFile['fromLabs']> & { request: string | null };
 }
 
-export default class ReportGenerate extends BaseCommand<typeof ReportGenerate> {
+export default class ReportGenerate extends EngineCommand<typeof ReportGenerate> {
   static override summary = 'Generate PDF health reports from report request files (JSON).';
   static override description = [
     'Input: request files, or folders of *.json request files. A request holds report_metadata (event_id, ' +
@@ -85,7 +86,7 @@ export default class ReportGenerate extends BaseCommand<typeof ReportGenerate> {
     if (paths.length > 0 && files.length === 0) {
       throw new UsageError(`No request files (*.json) in ${paths.join(', ')}.`);
     }
-    const engine = openEngine(this.home);
+    const engine = await this.openEngine();
     engine.startWorker({
       concurrency: this.flags.concurrency ?? defaultConcurrency(),
       leaseMs: leaseMsFromEnv(),
@@ -164,10 +165,7 @@ export default class ReportGenerate extends BaseCommand<typeof ReportGenerate> {
     return path;
   }
 
-  private async watch(
-    engine: ReturnType<typeof openEngine>,
-    dir: string,
-  ): Promise<{ reports: GeneratedReport[] }> {
+  private async watch(engine: Engine, dir: string): Promise<{ reports: GeneratedReport[] }> {
     const watcher = watchRequests(engine, {
       dir,
       home: this.home,

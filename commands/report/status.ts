@@ -1,11 +1,10 @@
 import { Args } from '@oclif/core';
-import { BaseCommand } from '../../src/cli/base-command.js';
-import { openEngine } from '../../src/cli/engine.js';
+import { EngineCommand } from '../../src/cli/engine-command.js';
 import { formatsSee } from '../../src/cli/help.js';
 import { reportStatus } from '../../src/report/status.js';
 import type { ReportStatusRecord } from '../../src/schemas/report.js';
 
-export default class ReportStatus extends BaseCommand<typeof ReportStatus> {
+export default class ReportStatus extends EngineCommand<typeof ReportStatus> {
   static override summary = 'Show the status record of a report job.';
   static override description = [
     'The record the HTTP report status route returns: {job_id, status, created_at, updated_at, error_type, ' +
@@ -20,7 +19,7 @@ export default class ReportStatus extends BaseCommand<typeof ReportStatus> {
   static override args = { jobId: Args.string({ description: 'Report job id.', required: true }) };
 
   async run(): Promise<ReportStatusRecord> {
-    const engine = openEngine(this.home);
+    const engine = await this.openEngine();
     try {
       const record = await reportStatus(engine.store, this.args.jobId);
       for (const [key, value] of Object.entries(record))

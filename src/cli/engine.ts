@@ -1,9 +1,11 @@
 import { availableParallelism } from 'node:os';
 import { Engine } from '../engine/engine.js';
+import { openJobStore, type StoreTarget } from '../engine/open-store.js';
 import { createRegistry } from '../kinds.js';
 
-export function openEngine(home: string): Engine {
-  return Engine.open(home, createRegistry({ home }));
+/** The engine over the job store --store names (default: the home's SQLite file), with every job kind. */
+export async function openEngine(target: StoreTarget): Promise<Engine> {
+  return new Engine(await openJobStore(target), createRegistry({ home: target.home }));
 }
 
 /** Worker slots when no flag or ASSAY_CONCURRENCY says: one per core, as the CPU-heavy work is per core. */

@@ -101,6 +101,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.get('/readyz', async (_req, reply) => {
     try {
       opts.db.prepare('SELECT 1').get();
+      // The job store may be another server (PostgreSQL --store): a node that cannot reach it is not ready.
+      await opts.engine.store.list({ limit: 1 });
       return { status: 'ready' };
     } catch {
       reply.status(503);

@@ -1,73 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { afterEach, describe, expect, it } from 'vitest';
-import { SqliteStore } from '../../src/engine/sqlite/sqlite-store.js';
-import { firstLine } from './support/first-line.js';
+import { crashSuite } from './crash-suite.js';
 import { tmpHome } from './support/tmp-home.js';
 
-const WORKER = new URL('./support/crash-worker.ts', import.meta.url).pathname;
-
-function startChild(args: string[]): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', WORKER, ...args], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-}
-
-describe('crash recovery with real processes', () => {
-  const children: ChildProcess[] = [];
+crashSuite('sqlite', async () => {
   const home = tmpHome();
-  afterEach(() => {
-    for (const c of children) c.kill('SIGKILL');
-    home.cleanup();
-  });
-
-  it('a worker killed with SIGKILL mid-job loses nothing: another worker finishes every job exactly once', async () => {
-    const total = 30;
-    const enqueuer = startChild([home.dir, '0', '0', String(total)]);
-    const ids = JSON.parse(await firstLine(enqueuer)) as string[];
-    await once(enqueuer, 'exit');
-
-    const store = new SqliteStore(home.dir);
-    const doomed = startChild([home.dir, '800', '150']);
-    children.push(doomed);
-    await firstLine(doomed);
-    // Kill it once it holds jobs and has finished some: the kill lands mid-job.
-    for (;;) {
-      const running = await store.list({ state: 'running' });
-      const done = await store.list({ state: 'done' });
-      if (running.length > 0 && done.length >= 4) break;
-      await sleep(10);
-    }
-    const heldAtKill = (await store.list({ state: 'running' })).map((j) => j.id);
-    doomed.kill('SIGKILL');
-    await once(doomed, 'exit');
-
-    const rescuer = startChild([home.dir, '800', '20']);
-    children.push(rescuer);
-    await firstLine(rescuer);
-    const deadline = Date.now() + 20_000;
-    while ((await store.list({ state: 'done', limit: 1000 })).length < total && Date.now() < deadline)
-      await sleep(50);
-
-    const finals = (await Promise.all(ids.map((id) => store.get(id)))).filter((j) => j !== null);
-    expect(finals).toHaveLength(total);
-    expect(finals.every((j) => j.state === 'done')).toBe(true);
-    const byPid = new Map<number, number>();
-    for (const j of finals) {
-      const pid = (j.result as { pid: number }).pid;
-      byPid.set(pid, (byPid.get(pid) ?? 0) + 1);
-    }
-    // Every job has exactly one final result, from one of the two workers, and the counts add up.
-    expect([...byPid.keys()].sort()).toEqual([doomed.pid, rescuer.pid].sort());
-    expect((byPid.get(doomed.pid as number) ?? 0) + (byPid.get(rescuer.pid as number) ?? 0)).toBe(total);
-    // The jobs the dead worker held were taken over after their lease expired: a second attempt.
-    expect(heldAtKill.length).toBeGreaterThan(0);
-    for (const id of heldAtKill) {
-      const job = finals.find((j) => j.id === id);
-      expect(job?.attempts).toBe(2);
-      expect(job?.result).toMatchObject({ pid: rescuer.pid });
-    }
-    await store.close();
-  }, 60_000);
+  return { target: home.dir, cleanup: home.cleanup };
 });

@@ -1,12 +1,14 @@
 /**
- * A worker process for the crash tests: runs `test.slow` jobs from the store under the given home.
- * argv: home leaseMs workMs [enqueueCount]. With enqueueCount it only enqueues and exits.
+ * A worker process for the crash tests: runs `test.slow` jobs from the given store (a home or a postgres://
+ * URL). argv: store leaseMs workMs [enqueueCount]. With enqueueCount it only enqueues and exits.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Engine } from '../../../src/engine/engine.js';
+import { openJobStore } from '../../../src/engine/open-store.js';
 import { JobRegistry } from '../../../src/engine/registry.js';
+import { storeTarget } from './crash-worker-target.js';
 
-const [home, leaseMs, workMs, enqueueCount] = process.argv.slice(2);
+const [target, leaseMs, workMs, enqueueCount] = process.argv.slice(2);
 const registry = new JobRegistry().register({
   kind: 'test.slow',
   maxAttempts: 5,
@@ -15,7 +17,7 @@ const registry = new JobRegistry().register({
     return { result: { n: (payload as { n: number }).n, pid: process.pid } };
   },
 });
-const engine = Engine.open(home as string, registry);
+const engine = new Engine(await openJobStore(storeTarget(target as string)), registry);
 
 if (enqueueCount) {
   const jobs = await engine.enqueueMany(

@@ -14,11 +14,11 @@ export function createKey(home: string, name = 'test') {
 }
 
 /** The real server and its workers over `home`, on a free port of 127.0.0.1, logging nothing. */
-export function startTestServer(
+export async function startTestServer(
   home: string,
   opts: { workers?: number; allowPrivateTargets?: boolean } = {},
 ): Promise<RunningServer> {
-  return startServer(openEngine(home), {
+  return startServer(await openEngine({ home }), {
     home,
     host: '127.0.0.1',
     port: 0,

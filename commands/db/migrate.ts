@@ -1,0 +1,30 @@
+import { EngineCommand } from '../../src/cli/engine-command.js';
+import { renderTable } from '../../src/cli/table.js';
+import { type MigrationResult, migrateStores } from '../../src/engine/migrate-store.js';
+
+export default class DbMigrate extends EngineCommand<typeof DbMigrate> {
+  static override summary =
+    'Bring the stores to this version of assay: the home file and the --store database.';
+  static override description = [
+    'Applies the numbered migrations each store has not seen: the SQLite file under --home always (API keys, ' +
+      'rate limits and reference data stay there), and the PostgreSQL job store when --store / ASSAY_STORE names ' +
+      'one. Every command also migrates on open; run this once before starting new nodes of a new version. ' +
+      'Safe to run again and on several nodes at once. A store written by a newer assay is refused.',
+    'With --json: an array of {store, location, from, to}.',
+  ].join('\n\n');
+  static override examples = [
+    '<%= config.bin %> db migrate',
+    'ASSAY_STORE=postgres://assay:secret@db.internal:5432/assay <%= config.bin %> db migrate --json',
+  ];
+
+  async run(): Promise<MigrationResult[]> {
+    const results = await migrateStores({ home: this.home, store: this.store });
+    this.log(
+      renderTable(
+        ['STORE', 'LOCATION', 'FROM', 'TO'],
+        results.map((r) => [r.store, r.location, String(r.from), String(r.to)]),
+      ),
+    );
+    return results;
+  }
+}

@@ -1,0 +1,25 @@
+import { type Command, Flags } from '@oclif/core';
+import type { Engine } from '../engine/engine.js';
+import { BaseCommand } from './base-command.js';
+import { openEngine } from './engine.js';
+
+export const STORE_FLAG_DESCRIPTION =
+  'Job store: a postgres:// connection string shared by several nodes, or unset for the SQLite file under ' +
+  '--home. Only jobs move there: API keys, rate limits, reference data and kept files stay in --home.';
+
+/** A command that opens the job engine: it takes --store / ASSAY_STORE besides --home. */
+export abstract class EngineCommand<T extends typeof Command> extends BaseCommand<T> {
+  static override baseFlags = {
+    ...BaseCommand.baseFlags,
+    store: Flags.string({ description: STORE_FLAG_DESCRIPTION, env: 'ASSAY_STORE', helpGroup: 'GLOBAL' }),
+  };
+
+  /** The --store value; a postgres:// URL may carry a password, so it is never printed. */
+  protected get store(): string | undefined {
+    return (this.flags as { store?: string }).store;
+  }
+
+  protected openEngine(): Promise<Engine> {
+    return openEngine({ home: this.home, store: this.store });
+  }
+}

@@ -1,0 +1,54 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import type { StoreTarget } from './open-store.js';
+import { createPool, describeUrl, isPostgresUrl, unreachable } from './postgres/connect.js';
+import { migratePg } from './postgres/migrate.js';
+import { DB_FILENAME, openDatabase } from './sqlite/open-database.js';
+
+export interface MigrationResult {
+  store: 'sqlite' | 'postgres';
+  /** The file, or host/database (never the connection string: it may hold a password). */
+  location: string;
+  from: number;
+  to: number;
+}
+
+/** The home's SQLite file: jobs (unless --store says otherwise), API keys, rate limits, reference data. */
+function migrateHome(home: string): MigrationResult {
+  const file = join(home, DB_FILENAME);
+  let from = 0;
+  if (existsSync(file)) {
+    const raw = new Database(file, { readonly: true });
+    from = raw.pragma('user_version', { simple: true }) as number;
+    raw.close();
+  }
+  const db = openDatabase(home);
+  const to = db.pragma('user_version', { simple: true }) as number;
+  db.close();
+  return { store: 'sqlite', location: file, from, to };
+}
+
+async function migratePostgres(url: string): Promise<MigrationResult> {
+  const pool = createPool(url, 1);
+  try {
+    const { from, to } = await migratePg(pool);
+    return { store: 'postgres', location: describeUrl(url), from, to };
+  } catch (cause) {
+    if ((cause as { code?: string }).code === 'store_unavailable') throw cause;
+    throw unreachable(url, cause);
+  } finally {
+    await pool.end().catch(() => {});
+  }
+}
+
+/**
+ * `assay db migrate`: bring every store this node uses to this version's schema. The home's file always
+ * (it keeps keys, limits and reference data even when jobs live in PostgreSQL), and the PostgreSQL job store
+ * when --store names one. Safe to run on several nodes at once and to run again.
+ */
+export async function migrateStores(target: StoreTarget): Promise<MigrationResult[]> {
+  const results = [migrateHome(target.home)];
+  if (isPostgresUrl(target.store)) results.push(await migratePostgres(target.store));
+  return results;
+}

@@ -1,0 +1,74 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { JobView } from '../../src/cli/job-view.js';
+import { tmpHome } from '../engine/support/tmp-home.js';
+import { type PgServer, startPostgres } from '../support/postgres-server.js';
+import { assay, json } from './cli.js';
+
+describe('--store postgres:// (real CLI processes, real PostgreSQL)', () => {
+  let server: PgServer;
+  let url: string;
+  const homeA = tmpHome('assay-e2e-pg-a-');
+  const homeB = tmpHome('assay-e2e-pg-b-');
+  beforeAll(async () => {
+    server = await startPostgres();
+    url = await server.createDatabase();
+  }, 60_000);
+  afterAll(async () => {
+    await server?.stop();
+    homeA.cleanup();
+    homeB.cleanup();
+  });
+
+  it('`db migrate` brings the home file and the PostgreSQL store up, and is safe to run again', async () => {
+    const first = await assay(['db', 'migrate', '--store', url, '--json'], { ASSAY_HOME: homeA.dir });
+    expect(first.exitCode, first.stderr).toBe(0);
+    const [home, pg] = json<Array<{ store: string; location: string; from: number; to: number }>>(first);
+    expect(home).toMatchObject({ store: 'sqlite', from: 0 });
+    expect(pg).toMatchObject({ store: 'postgres', from: 0, to: 1 });
+    expect(pg?.location).toContain(url.split('?')[0]?.split('/').at(-1));
+    const again = await assay(['db', 'migrate', '--json'], { ASSAY_HOME: homeA.dir, ASSAY_STORE: url });
+    expect(json<Array<{ from: number; to: number }>>(again)[1]).toMatchObject({ from: 1, to: 1 });
+  });
+
+  it('jobs enqueued on one node are worked and listed from another node with another home', async () => {
+    const nodeA = { ASSAY_HOME: homeA.dir, ASSAY_STORE: url };
+    const nodeB = { ASSAY_HOME: homeB.dir, ASSAY_STORE: url };
+    const enqueued = await assay(['jobs', 'demo', '--count', '3', '--no-wait', '--json'], nodeA);
+    expect(enqueued.exitCode, enqueued.stderr).toBe(0);
+    const ids = json<{ jobs: JobView[] }>(enqueued).jobs.map((j) => j.id);
+
+    const work = await assay(['jobs', 'work', '--drain', '--json'], nodeB);
+    expect(work.exitCode, work.stderr).toBe(0);
+    expect(json<{ done: number }>(work).done).toBe(3);
+
+    const listed = json<JobView[]>(await assay(['jobs', 'list', '--json'], nodeA));
+    expect(listed.filter((j) => ids.includes(j.id)).map((j) => j.status)).toEqual([
+      'completed',
+      'completed',
+      'completed',
+    ]);
+    // The homes themselves hold no jobs: without --store each sees an empty SQLite store.
+    expect(json<JobView[]>(await assay(['jobs', 'list', '--json'], { ASSAY_HOME: homeB.dir }))).toEqual([]);
+  });
+
+  it('help says what moves to PostgreSQL and what stays in the home', async () => {
+    const r = await assay(['jobs', 'work', '--help']);
+    const text = r.stdout.replace(/\s+/g, ' ');
+    expect(text).toContain('--store');
+    expect(text).toContain('ASSAY_STORE');
+    expect(text).toMatch(/API keys, rate limits, reference data and kept files stay in --home/);
+  });
+
+  it('a store that is not a postgres:// URL is a usage error; an unreachable one never prints its password', async () => {
+    const wrong = await assay(['jobs', 'list', '--store', 'mysql://db/assay'], { ASSAY_HOME: homeA.dir });
+    expect(wrong.exitCode).toBe(2);
+    expect(wrong.stderr).toMatch(/postgres:\/\//);
+    const down = await assay(
+      ['jobs', 'list', '--store', `postgres://assay:hunter2-secret@localhost/assay?host=${homeA.dir}`],
+      { ASSAY_HOME: homeA.dir },
+    );
+    expect(down.exitCode).toBe(1);
+    expect(down.stderr).toMatch(/Cannot use the PostgreSQL job store/);
+    expect(`${down.stdout}${down.stderr}`).not.toContain('hunter2-secret');
+  });
+});

@@ -1,0 +1,6 @@
+import type { StoreTarget } from '../../../src/engine/open-store.js';
+import { isPostgresUrl } from '../../../src/engine/postgres/connect.js';
+
+/** A crash test names its store in one argument: a postgres:// URL, or else the SQLite home directory. */
+export const storeTarget = (arg: string): StoreTarget =>
+  isPostgresUrl(arg) ? { home: '', store: arg } : { home: arg };
