@@ -283,5 +283,23 @@ export function testStore(name: string, factory: () => StoreUnderTest | Promise<
       expect(batch[3]?.id).toBe(batch[2]?.id);
       expect(await store.list({ limit: 100 })).toHaveLength(4);
     });
+
+    it('completions at the same moment each finish their own job, and only while it is still theirs', async () => {
+      await store.enqueue(Array.from({ length: 20 }, (_, n) => ({ kind: 'k', payload: n })));
+      const claimed = await store.claim({ workerId: 'w', kinds: ['k'], leaseMs: 60_000, limit: 20 });
+      const cancelled = new Set(claimed.slice(0, 5).map((j) => j.id));
+      for (const id of cancelled) await store.cancel(id);
+      const owned = await Promise.all(
+        claimed.map((j) => store.complete(j.id, j.lockToken, { result: { n: j.payload } })),
+      );
+      expect(owned).toEqual(claimed.map((j) => !cancelled.has(j.id)));
+      for (const j of claimed) {
+        expect(await store.get(j.id)).toMatchObject(
+          cancelled.has(j.id)
+            ? { state: 'cancelled', result: null }
+            : { state: 'done', result: { n: j.payload } },
+        );
+      }
+    });
   });
 }

@@ -31,6 +31,13 @@ export function createPool(url: string, max = 10): pg.Pool {
   // An idle pooled connection that drops (server restart, network) is discarded by the pool; the next query
   // opens a new one. Without a listener the 'error' event would end the process.
   pool.on('error', () => {});
+  // The claim must walk the jobs_ready index in order and stop after `limit` rows. While the table's
+  // statistics are stale (a new table, a sudden backlog: autovacuum analyzes a minute later at best) the
+  // planner prefers a bitmap scan that reads and sorts every ready job on every claim: 6 ms instead of
+  // 0.2 ms at 3,400 ready jobs. None of our queries needs a bitmap scan, so this pool never uses one.
+  pool.on('connect', (client) => {
+    client.query('SET enable_bitmapscan = off').catch(() => {});
+  });
   return pool;
 }
 

@@ -1,8 +1,10 @@
 import type pg from 'pg';
+import { toJson } from '../sqlite/rows.js';
 import type { JobStore } from '../store.js';
 import type { ClaimedJob, JobError, JobOutcome, JobRecord, ListFilter, NewJob } from '../types.js';
 import * as admin from './admin.js';
 import { claimJobs } from './claim.js';
+import { CompletionBatcher } from './complete-batch.js';
 import { createPool, unreachable } from './connect.js';
 import { insertJobs } from './enqueue.js';
 import * as finish from './finish.js';
@@ -21,12 +23,14 @@ export interface PgStoreOptions {
  */
 export class PgJobStore implements JobStore {
   private readonly listener: JobListener;
+  private readonly completions: CompletionBatcher;
 
   private constructor(
     readonly pool: pg.Pool,
     url: string,
   ) {
     this.listener = new JobListener(url);
+    this.completions = new CompletionBatcher(pool);
   }
 
   /** Connect and bring the schema to this version's (see migratePg); refuses a newer schema. */
@@ -69,6 +73,10 @@ export class PgJobStore implements JobStore {
   }
 
   complete(id: string, lockToken: string, outcome: JobOutcome): Promise<boolean> {
+    if (!outcome.followUps?.length) {
+      const status = outcome.status ?? 'completed';
+      return this.completions.complete(id, lockToken, status, toJson(outcome.result), Date.now());
+    }
     return finish.complete(this.pool, id, lockToken, outcome, Date.now());
   }
 

@@ -1,0 +1,15 @@
+/** Shared by the engine benchmark and its worker processes. */
+export const NOOP = 'noop';
+/** Jobs one assay worker process runs at once. */
+export const SLOTS = 16;
+
+/**
+ * pg-boss 10 (the last major that runs on Node 20) waits out its polling interval (0.5 s at least) after
+ * every fetch, so a work() loop runs at most batchSize jobs per half second. Two settings: the same 16 jobs
+ * in flight per process as assay, and a throughput setting with 800.
+ */
+export const PG_BOSS_SETTINGS = {
+  'pg-boss-16': { loops: 1, batchSize: 16 },
+  'pg-boss-800': { loops: 4, batchSize: 200 },
+} as const;
+export type PgBossSetting = keyof typeof PG_BOSS_SETTINGS;
