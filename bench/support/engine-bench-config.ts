@@ -1,7 +1,11 @@
 /** Shared by the engine benchmark and its worker processes. */
 export const NOOP = 'noop';
-/** Jobs one assay worker process runs at once. */
-export const SLOTS = 16;
+/**
+ * Jobs one assay worker process runs at once: 16 as a node would run real jobs, 800 to hold as many as
+ * pg-boss's throughput setting below.
+ */
+export const ASSAY_SETTINGS = { 'assay-16': 16, 'assay-800': 800 } as const;
+export type AssaySetting = keyof typeof ASSAY_SETTINGS;
 
 /**
  * pg-boss 10 (the last major that runs on Node 20) waits out its polling interval (0.5 s at least) after

@@ -24,7 +24,7 @@ interface Completion {
 /**
  * Completions (those without follow-ups) that arrive while one statement is in flight go together in the
  * next: one round trip and one durable commit for many jobs, where one each would make the commit's flush
- * to disk the limit on throughput. A lone completion goes at once, so nothing waits at low load. Each caller
+ * to disk the limit on throughput. A lone completion waits only for the end of the event loop's turn. Each caller
  * still learns whether its own job was still its own.
  */
 export class CompletionBatcher {
@@ -36,12 +36,16 @@ export class CompletionBatcher {
   complete(id: string, token: string, status: string, result: string | null, now: number): Promise<boolean> {
     return new Promise((settle, fail) => {
       this.pending.push({ id, token, status, result, now, settle, fail });
-      if (!this.flushing) void this.flush();
+      // Jobs that end together (a claimed batch of short jobs) end in the same turn of the event loop:
+      // wait for the end of that turn so the first of them does not go alone.
+      if (!this.flushing) {
+        this.flushing = true;
+        setImmediate(() => void this.flush());
+      }
     });
   }
 
   private async flush(): Promise<void> {
-    this.flushing = true;
     while (this.pending.length > 0) {
       const batch = this.pending.splice(0, MAX_BATCH);
       const column = <K extends keyof Completion>(k: K) => batch.map((c) => c[k]);
