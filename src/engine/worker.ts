@@ -113,7 +113,8 @@ export class Worker extends EventEmitter {
     await Promise.race([Promise.allSettled(pending.map((p) => p.done)), timer]);
     for (const { job, abort } of this.inFlight.values()) {
       abort.abort(new LeaseLostError('worker shutting down'));
-      await this.store.release(job.id, job.lockToken);
+      // Unreachable store: the job stays ours until the lease runs out, then another worker takes it.
+      await this.store.release(job.id, job.lockToken).catch(() => false);
     }
     await Promise.allSettled([...this.inFlight.values()].map((p) => p.done));
   }
@@ -121,28 +122,36 @@ export class Worker extends EventEmitter {
   private async run(): Promise<void> {
     let lastSweep = 0;
     while (this.running) {
-      const now = Date.now();
-      if (now - lastSweep > this.leaseMs) {
-        lastSweep = now;
-        await this.store.failExhaustedLeases(
-          now,
-          (job, error) => this.registry.get(job.kind)?.onFinalFailure?.(job, error) ?? [],
-        );
-      }
-      const free = this.concurrency - this.inFlight.size;
-      // Claim in batches: with most slots still busy, wait for more to free up (a finishing job wakes us).
-      if (free === 0 || (this.inFlight.size > 0 && free < Math.ceil(this.concurrency / 2))) {
+      try {
+        const now = Date.now();
+        if (now - lastSweep > this.leaseMs) {
+          lastSweep = now;
+          await this.store.failExhaustedLeases(
+            now,
+            (job, error) => this.registry.get(job.kind)?.onFinalFailure?.(job, error) ?? [],
+          );
+        }
+        const free = this.concurrency - this.inFlight.size;
+        // Claim in batches: with most slots still busy, wait for more to free up (a finishing job wakes us).
+        if (free === 0 || (this.inFlight.size > 0 && free < Math.ceil(this.concurrency / 2))) {
+          await this.idle();
+          continue;
+        }
+        const jobs = await this.store.claim({
+          workerId: this.id,
+          kinds: this.kinds,
+          leaseMs: this.leaseMs,
+          limit: free,
+        });
+        for (const job of jobs) this.execute(job);
+        if (jobs.length < free) await this.idle();
+      } catch (err) {
+        // A networked store can be unreachable for a while (PostgreSQL restarting, a dropped connection):
+        // nothing was claimed, so wait a poll and try again rather than end the worker.
+        this.emit('storeError', err);
+        this.woken = false;
         await this.idle();
-        continue;
       }
-      const jobs = await this.store.claim({
-        workerId: this.id,
-        kinds: this.kinds,
-        leaseMs: this.leaseMs,
-        limit: free,
-      });
-      for (const job of jobs) this.execute(job);
-      if (jobs.length < free) await this.idle();
     }
   }
 
@@ -165,10 +174,16 @@ export class Worker extends EventEmitter {
 
   private execute(job: ClaimedJob): void {
     const abort = new AbortController();
-    const done = this.runHandler(job, abort).finally(() => {
-      this.inFlight.delete(job.id);
-      this.wake();
-    });
+    // A rejection here means the store could not be reached to record the outcome: the lease then runs out
+    // and the job is claimed again (at-least-once), so there is nothing more to do in this process.
+    const done = this.runHandler(job, abort)
+      .catch((err) => {
+        this.emit('storeError', err);
+      })
+      .finally(() => {
+        this.inFlight.delete(job.id);
+        this.wake();
+      });
     this.inFlight.set(job.id, { job, abort, done });
   }
 
@@ -176,7 +191,10 @@ export class Worker extends EventEmitter {
     const kind = this.registry.get(job.kind);
     const heartbeat = setInterval(
       async () => {
-        const held = await this.store.heartbeat(job.id, job.lockToken, Date.now() + this.leaseMs);
+        // An unreachable store is not a lost lease: keep working and try again at the next beat.
+        const held = await this.store
+          .heartbeat(job.id, job.lockToken, Date.now() + this.leaseMs)
+          .catch(() => true);
         if (!held) abort.abort(new LeaseLostError(`lease on ${job.id} lost`));
       },
       Math.max(50, Math.floor(this.leaseMs / 3)),

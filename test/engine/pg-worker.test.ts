@@ -42,4 +42,39 @@ describe('Worker (postgres): LISTEN/NOTIFY', () => {
   });
 });
 
+describe('Worker (postgres): the database drops every connection', () => {
+  it('workers keep going: claims and the LISTEN connection come back, no job is lost', async () => {
+    const url = await server.createDatabase();
+    const registry = new JobRegistry().register({
+      kind: 'k',
+      handler: async () => {
+        await sleep(5);
+        return { result: 'ran' };
+      },
+    });
+    const engine = new Engine(await PgJobStore.open(url), registry);
+    const admin = await PgJobStore.open(url);
+    try {
+      engine.startWorker({ pollMs: 20, concurrency: 4, leaseMs: 1_000 });
+      const before = await engine.enqueueMany(Array.from({ length: 80 }, () => registry.newJob('k', {})));
+      // Cut every connection of the worker's store a few times while jobs are claimed, run and completed.
+      for (let cut = 0; cut < 5; cut++) {
+        await sleep(15);
+        await admin.pool.query(
+          `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+            WHERE datname = current_database() AND pid <> pg_backend_pid()`,
+        );
+      }
+      const after = await admin.enqueue(Array.from({ length: 5 }, () => ({ kind: 'k' })));
+      const finals = await engine.waitFor(
+        [...before, ...after].map((j) => j.id),
+        { pollMs: 50 },
+      );
+      expect(finals.every((j) => j.state === 'done' && j.result === 'ran')).toBe(true);
+    } finally {
+      await Promise.all([engine.close(1_000), admin.close()]);
+    }
+  });
+});
+
 crashSuite('postgres', async () => ({ target: await server.createDatabase(), cleanup: () => {} }));
