@@ -1,8 +1,13 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobView } from '../../src/cli/job-view.js';
 import { tmpHome } from '../engine/support/tmp-home.js';
 import { type PgServer, startPostgres } from '../support/postgres-server.js';
 import { assay, json } from './cli.js';
+
+const BIN = fileURLToPath(new URL('../../bin/run.js', import.meta.url));
 
 describe('--store postgres:// (real CLI processes, real PostgreSQL)', () => {
   let server: PgServer;
@@ -70,5 +75,38 @@ describe('--store postgres:// (real CLI processes, real PostgreSQL)', () => {
     expect(down.exitCode).toBe(1);
     expect(down.stderr).toMatch(/Cannot use the PostgreSQL job store/);
     expect(`${down.stdout}${down.stderr}`).not.toContain('hunter2-secret');
+  });
+
+  it('serve over the PostgreSQL store is ready only while it reaches the store, and says where jobs live', async () => {
+    // A server of its own, to stop under the running node.
+    const own = await startPostgres();
+    const server = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--log-level', 'silent'], {
+      env: { ...process.env, ASSAY_HOME: homeA.dir, ASSAY_STORE: await own.createDatabase() },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    const base = await new Promise<string>((resolve, reject) => {
+      server.stderr.on('data', (d: Buffer) => {
+        stderr += d.toString();
+        const m = /listening on (http:\/\/\S+)/.exec(stderr);
+        if (m) resolve(m[1] as string);
+      });
+      server.on('exit', (code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
+    });
+    try {
+      expect(stderr).toMatch(/jobs in PostgreSQL localhost|jobs in PostgreSQL \//);
+      const ready = await fetch(`${base}/readyz`);
+      expect(ready.status).toBe(200);
+      expect(await ready.json()).toEqual({ status: 'ready' });
+      await own.stop();
+      const lost = await fetch(`${base}/readyz`);
+      expect(lost.status).toBe(503);
+      expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    } finally {
+      await own.stop();
+      server.kill('SIGTERM');
+      const [code] = await once(server, 'exit');
+      expect(code).toBe(0);
+    }
   });
 });
