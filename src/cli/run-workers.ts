@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Engine } from '../engine/engine.js';
 import { onShutdownSignal } from '../engine/shutdown.js';
+import { logStoreErrors } from '../engine/store-errors.js';
 import type { SettledEvent } from '../engine/worker.js';
 
 export interface RunWorkersOptions {
@@ -19,6 +20,7 @@ export async function runWorkers(engine: Engine, opts: RunWorkersOptions) {
     leaseMs: opts.leaseMs,
     kinds: opts.kinds,
   });
+  logStoreErrors(worker, opts.log);
   const counts = { done: 0, failed: 0, retried: 0 };
   worker.on('settled', (e: SettledEvent) => {
     if (e.state === 'done') counts.done += 1;

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Engine } from '../engine/engine.js';
 import { openDatabase } from '../engine/sqlite/open-database.js';
+import { logStoreErrors } from '../engine/store-errors.js';
 import { buildApp } from './app.js';
 import { AREAS } from './areas.js';
 
@@ -34,7 +35,8 @@ export async function startServer(engine: Engine, opts: ServeOptions): Promise<R
     allowPrivateTargets: opts.allowPrivateTargets,
     logger: opts.logLevel === 'silent' ? false : { level: opts.logLevel },
   });
-  engine.startWorker({ concurrency: opts.workers, leaseMs: opts.leaseMs });
+  const worker = engine.startWorker({ concurrency: opts.workers, leaseMs: opts.leaseMs });
+  logStoreErrors(worker, (line) => app.log.warn(line));
   const url = await app.listen({ host: opts.host, port: opts.port });
   return {
     app,
