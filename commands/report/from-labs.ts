@@ -1,8 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { Flags } from '@oclif/core';
-import { BaseCommand } from '../../src/cli/base-command.js';
-import { defaultConcurrency, leaseMsFromEnv, openEngine } from '../../src/cli/engine.js';
+import { defaultConcurrency, leaseMsFromEnv } from '../../src/cli/engine.js';
+import { EngineCommand } from '../../src/cli/engine-command.js';
 import { formatsSee } from '../../src/cli/help.js';
 import { personFlags, personFrom, requiredDob } from '../../src/cli/person-flags.js';
 import { waitWithProgress } from '../../src/cli/progress.js';
@@ -43,7 +43,7 @@ interface FromLabsOutput {
   report: FromLabsReport;
 }
 
-export default class ReportFromLabs extends BaseCommand<typeof ReportFromLabs> {
+export default class ReportFromLabs extends EngineCommand<typeof ReportFromLabs> {
   static override summary = 'Build a health report from lab PDFs or lab results, in one command.';
   static override description = [
     'Input: lab report PDFs, extraction JSON files (what `lab extract --out` writes), FHIR R4 Bundles ' +
@@ -100,7 +100,7 @@ export default class ReportFromLabs extends BaseCommand<typeof ReportFromLabs> {
       ]);
     const person = personFrom(this.flags, 'report from-labs labs/');
     const inputs = await collectInputs(argv as string[]);
-    const engine = openEngine(this.home);
+    const engine = await this.openEngine();
     engine.startWorker({
       concurrency: this.flags.concurrency ?? defaultConcurrency(),
       leaseMs: leaseMsFromEnv(),
