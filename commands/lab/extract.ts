@@ -1,7 +1,6 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { Flags } from '@oclif/core';
-import { watch } from 'chokidar';
 import { defaultConcurrency, leaseMsFromEnv } from '../../src/cli/engine.js';
 import { EngineCommand } from '../../src/cli/engine-command.js';
 import { formatsSee } from '../../src/cli/help.js';
@@ -192,6 +191,8 @@ export default class LabExtract extends EngineCommand<typeof LabExtract> {
     const outDir = this.flags.out ?? join(dir, 'results');
     const doneDir = join(dir, '.assay-done');
     await mkdir(doneDir, { recursive: true });
+    // chokidar only for --watch: a batch does not pay for it.
+    const { watch } = await import('chokidar');
     const watcher = watch(dir, {
       depth: 0,
       ignoreInitial: false,

@@ -16,7 +16,6 @@ import type { ReportJobResult } from '../../src/report/job.js';
 import { expandRequestPaths, loadRequestFile, type RequestFile } from '../../src/report/request-file.js';
 import { waitForReport } from '../../src/report/status.js';
 import { submitReport } from '../../src/report/submit.js';
-import { watchRequests } from '../../src/report/watch.js';
 import type { ReportStatusRecord } from '../../src/schemas/report.js';
 
 interface GeneratedReport extends ReportStatusRecord {
@@ -166,6 +165,8 @@ export default class ReportGenerate extends EngineCommand<typeof ReportGenerate>
   }
 
   private async watch(engine: Engine, dir: string): Promise<{ reports: GeneratedReport[] }> {
+    // chokidar only for --watch: a one-off run does not pay for it.
+    const { watchRequests } = await import('../../src/report/watch.js');
     const watcher = watchRequests(engine, {
       dir,
       home: this.home,

@@ -12,6 +12,22 @@ export interface JobContext {
 
 export type JobHandler = (payload: unknown, ctx: JobContext) => Promise<JobOutcome | undefined>;
 
+/**
+ * A handler whose module is imported when its kind's first job runs, so a process loads only the handlers
+ * it runs (`assay jobs list` none, `serve`'s main thread no PDF code). A failed import is tried again on the
+ * next job rather than remembered.
+ */
+export function lazyHandler(load: () => Promise<JobHandler>): JobHandler {
+  let loading: Promise<JobHandler> | undefined;
+  return async (payload, ctx) => {
+    loading ??= load().catch((error: unknown) => {
+      loading = undefined;
+      throw error;
+    });
+    return (await loading)(payload, ctx);
+  };
+}
+
 export interface JobKind {
   kind: string;
   handler: JobHandler;

@@ -15,7 +15,8 @@ import { type JobContext, type JobKind, PermanentJobError } from '../engine/regi
 import type { JobOutcome, JobRecord } from '../engine/types.js';
 import { AssayError, UsageError } from '../errors.js';
 import { homeKey } from '../home-secrets.js';
-import { type DobSeal, dobDigest, type PipelineOutcome, type PipelineStage } from './pipeline.js';
+import { type DobSeal, dobDigest } from './dob-seal.js';
+import type { PipelineOutcome, PipelineStage } from './pipeline.js';
 import { reportPages } from './progress.js';
 import { sharedThreadPool, THREAD_CRASHED, ThreadTaskError } from './thread-pool.js';
 import { labWebhookJob, type WebhookTarget } from './webhook.js';

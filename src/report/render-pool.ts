@@ -1,12 +1,14 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { ReportModel } from './model.js';
-import { renderReport } from './render.js';
 
 export type RenderFn = (model: ReportModel) => Promise<Buffer>;
 
-/** Render on the calling thread: tests, benchmarks, and one-off CLI runs where nothing else needs the loop. */
-export const renderInline: RenderFn = (model) => renderReport(model);
+/**
+ * Render on the calling thread: tests, benchmarks, and one-off CLI runs where nothing else needs the loop.
+ * pdfkit is imported on the first render, so a process that renders in the pool never loads it.
+ */
+export const renderInline: RenderFn = async (model) => (await import('./render.js')).renderReport(model);
 
 interface Task {
   model: ReportModel;

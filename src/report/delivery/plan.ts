@@ -1,7 +1,8 @@
 import { redactUrl } from '../../delivery/http.js';
-import type { NewJob } from '../../engine/types.js';
+import type { JobRecord, NewJob } from '../../engine/types.js';
 import type { ReportCallback, ReportConfiguration } from '../../schemas/report.js';
-import { type CallbackRef, type DeliveryPayload, deliveryJob } from './payload.js';
+import type { ReportJobPayload } from '../job.js';
+import { type CallbackRef, DEFAULT_DELIVERY_ATTEMPTS, type DeliveryPayload, deliveryJob } from './payload.js';
 
 export interface ReportDeliveryContext {
   reportJobId: string;
@@ -10,6 +11,22 @@ export interface ReportDeliveryContext {
   configuration: Omit<ReportConfiguration, 'auth_token'>;
   credentialRef: string | null;
   maxAttempts?: number;
+}
+
+/** What the deliveries of a report job need to know, from its payload and row. */
+export function reportDeliveryContext(
+  p: ReportJobPayload,
+  job: JobRecord,
+  maxAttempts?: number,
+): ReportDeliveryContext {
+  return {
+    reportJobId: job.id,
+    reportCreatedAt: job.createdAt,
+    reportDir: p.reportDir,
+    configuration: p.configuration,
+    credentialRef: p.credentialRef,
+    maxAttempts: maxAttempts ?? DEFAULT_DELIVERY_ATTEMPTS,
+  };
 }
 
 export interface DeliveryError {
