@@ -29,9 +29,27 @@ export class UsageError extends AssayError {
   }
 }
 
+/**
+ * Error.stackTraceLimit for the duration of one construction. An error that is an expected answer (a 404,
+ * a 401) never has its stack read, and capturing it cost more than the rest of such an answer.
+ */
+export function stackTraceLimit(limit: number): () => void {
+  const saved = Error.stackTraceLimit;
+  Error.stackTraceLimit = limit;
+  return () => {
+    Error.stackTraceLimit = saved;
+  };
+}
+
+/** Nothing by that id: an answer, not a fault, so built without a stack trace. */
 export class NotFoundError extends AssayError {
   constructor(message: string, suggestions: string[] = []) {
-    super('not_found', message, { exitCode: EXIT.notFound, suggestions });
+    const restore = stackTraceLimit(0);
+    try {
+      super('not_found', message, { exitCode: EXIT.notFound, suggestions });
+    } finally {
+      restore();
+    }
   }
 }
 

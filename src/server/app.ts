@@ -8,6 +8,7 @@ import { detailErrorBody, labErrorBody, normaliseError } from './error-bodies.js
 import { clientErrorHandler, frameworkErrors } from './framework-errors.js';
 import { type RouteDoc, registerOpenApi } from './openapi.js';
 import { RateLimiter } from './rate-limit.js';
+import { requestLog } from './request-log.js';
 
 /** What an area's routes get: the engine, the store's database, limits and the kept-files dir. */
 export interface AreaDeps {
@@ -52,8 +53,11 @@ export interface AppOptions {
   areas?: Area[];
   version?: string;
   allowPrivateTargets?: boolean;
-  /** pino options, or false for no request log. Headers carrying credentials are always redacted. */
-  logger?: boolean | { level: string };
+  /**
+   * The request log (request-log.ts: never headers, bodies or signatures), or false for none. Lines go to
+   * `destination`, a file descriptor or path (default 1, stdout).
+   */
+  logger?: boolean | { level: string; destination?: number | string };
 }
 
 /**
@@ -61,15 +65,12 @@ export interface AppOptions {
  * boundary: lab routes (/extraction) answer `{error, message, timestamp, requestId}`, the rest `{detail}`.
  */
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
+  const log = opts.logger
+    ? requestLog(typeof opts.logger === 'object' ? opts.logger : { level: 'info' })
+    : null;
   const app = Fastify({
     genReqId: () => randomUUID(),
-    logger:
-      opts.logger === false || opts.logger === undefined
-        ? false
-        : {
-            level: typeof opts.logger === 'object' ? opts.logger.level : 'info',
-            redact: ['req.headers["x-api-key"]', 'req.headers.authorization'],
-          },
+    logger: log ? log.options : false,
     // Router and HTTP-parser errors get the SPEC.md bodies too, not Fastify's own shape.
     frameworkErrors,
     clientErrorHandler,
@@ -112,7 +113,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   const limiter = new RateLimiter(opts.db);
   // Counted hits are written behind; write the last ones before the database closes.
-  app.addHook('onClose', async () => limiter.flush());
+  app.addHook('onClose', async () => {
+    limiter.flush();
+    log?.flush();
+  });
   const deps: AreaDeps = {
     engine: opts.engine,
     db: opts.db,

@@ -1,4 +1,4 @@
-import { AssayError } from '../errors.js';
+import { AssayError, stackTraceLimit } from '../errors.js';
 
 /** SPEC.md "Lab extraction error body". */
 export interface LabErrorBody {
@@ -14,16 +14,32 @@ export interface DetailErrorBody {
   detail: string;
 }
 
-/** An error meant for an HTTP caller: its status and SPEC.md error code. */
+/**
+ * An error meant for an HTTP caller: its status and SPEC.md error code. A 4xx is the answer to a request,
+ * not a fault of ours, so it is built without a stack trace (nobody reads it; its capture was most of a
+ * 404's cost).
+ */
 export class HttpError extends AssayError {
+  readonly statusCode: number;
+  readonly details?: Record<string, unknown>;
+  readonly headers: Record<string, string>;
+
   constructor(
-    readonly statusCode: number,
+    statusCode: number,
     code: string,
     message: string,
-    readonly details?: Record<string, unknown>,
-    readonly headers: Record<string, string> = {},
+    details?: Record<string, unknown>,
+    headers: Record<string, string> = {},
   ) {
-    super(code, message);
+    const restore = stackTraceLimit(statusCode < 500 ? 0 : Error.stackTraceLimit);
+    try {
+      super(code, message);
+    } finally {
+      restore();
+    }
+    this.statusCode = statusCode;
+    this.details = details;
+    this.headers = headers;
   }
 }
 

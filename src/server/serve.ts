@@ -12,6 +12,8 @@ export interface ServeOptions {
   workers: number;
   leaseMs?: number;
   logLevel: string;
+  /** Where request log lines go: a file descriptor or path (default 1, stdout). */
+  logDestination?: number | string;
   version?: string;
   allowPrivateTargets?: boolean;
 }
@@ -33,7 +35,7 @@ export async function startServer(engine: Engine, opts: ServeOptions): Promise<R
     areas: AREAS,
     version: opts.version,
     allowPrivateTargets: opts.allowPrivateTargets,
-    logger: opts.logLevel === 'silent' ? false : { level: opts.logLevel },
+    logger: opts.logLevel === 'silent' ? false : { level: opts.logLevel, destination: opts.logDestination },
   });
   const worker = engine.startWorker({ concurrency: opts.workers, leaseMs: opts.leaseMs });
   logStoreErrors(worker, (line) => app.log.warn(line));
