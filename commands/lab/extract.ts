@@ -21,7 +21,7 @@ import {
 import { checkDob, type LabSubmission, submitLabFile } from '../../src/lab/job.js';
 import { type Format, parseFormats, render, writeOne } from '../../src/lab/output/formats.js';
 import { labStatusBody } from '../../src/lab/status-body.js';
-import { closeSharedThreadPool } from '../../src/lab/thread-pool.js';
+import { closeSharedThreadPool, sharedThreadPool } from '../../src/lab/thread-pool.js';
 
 export default class LabExtract extends EngineCommand<typeof LabExtract> {
   static override summary = 'Extract structured results from lab report PDFs.';
@@ -105,7 +105,9 @@ export default class LabExtract extends EngineCommand<typeof LabExtract> {
     if (this.flags.watch) return this.watchFolder(engine, resolve(this.flags.watch));
     const stopSignals = onShutdownSignal(() => shutdown(engine));
     try {
-      return await this.extractBatch(engine, await collectPdfs(inputs));
+      const files = await collectPdfs(inputs);
+      sharedThreadPool().prestart(files.length);
+      return await this.extractBatch(engine, files);
     } finally {
       stopSignals();
       await shutdown(engine);

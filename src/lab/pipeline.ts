@@ -8,7 +8,6 @@ import { type DobSeal, dobMatcher } from './dob-seal.js';
 import { NoResultsError } from './errors.js';
 import { extractResults } from './extract-results.js';
 import { detectLanguage } from './language.js';
-import { ocrLayout } from './ocr.js';
 import { extractLayout } from './pdf-text.js';
 import { detectPhi, type PhiKind } from './phi.js';
 import { isReadableText } from './readable-text.js';
@@ -48,6 +47,9 @@ export async function runPipeline(
   let layout = await extractLayout(pdf);
   if (!layout.hasTextLayer || !isReadableText(layout)) {
     const reason = layout.hasTextLayer ? 'unreadable_text' : 'no_text_layer';
+    // OCR (page rendering, canvas, tesseract through execa) is three quarters of the pipeline's modules:
+    // imported by the first scan, so a thread that only meets text PDFs never compiles them.
+    const { ocrLayout } = await import('./ocr.js');
     layout = await ocrLayout(pdf, layout.pages.length, {
       signal: hooks.signal,
       reason,

@@ -100,6 +100,14 @@ export class ThreadPool {
     });
   }
 
+  /**
+   * Start up to `count` threads now rather than on the first tasks, so their start-up (module compilation)
+   * overlaps the caller's own work, such as submitting a batch. Idle threads never keep the process alive.
+   */
+  prestart(count = this.size): void {
+    while (!this.closed && this.slots.length < Math.min(count, this.size)) this.spawn();
+  }
+
   /** How many threads exist now (they start lazily, up to `size`). */
   get threads(): number {
     return this.slots.length;

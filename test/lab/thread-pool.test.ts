@@ -35,6 +35,17 @@ describe('ThreadPool', () => {
     expect(ticks).toBeGreaterThan(elapsed / 5 / 4);
   });
 
+  it('prestarts threads up to its size, and they take the work that follows', async () => {
+    pool = new ThreadPool(2);
+    pool.prestart(1);
+    expect(pool.threads).toBe(1);
+    pool.prestart(5);
+    expect(pool.threads).toBe(2);
+    const outcomes = await Promise.all(BATCH.map((name) => pool.run(pdfBytes(name), { rejectIfPHI: false })));
+    expect(outcomes.map((o) => o.status)).toEqual(Array(BATCH.length).fill('completed'));
+    expect(pool.threads).toBe(2);
+  });
+
   it('reports stages from the thread in order', async () => {
     pool = new ThreadPool(1);
     const stages: string[] = [];
