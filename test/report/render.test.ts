@@ -132,4 +132,14 @@ describe('render pool', () => {
       await pool.close();
     }
   });
+
+  it("renders the largest fixture, 20 events, within the threads' heap limits, again and again", async () => {
+    const pool = new RenderPool(1);
+    try {
+      const { model, pdf } = await render('full-series-20');
+      for (let i = 0; i < 5; i++) expect((await pool.render(model)).equals(pdf)).toBe(true);
+    } finally {
+      await pool.close();
+    }
+  });
 });
