@@ -2,7 +2,7 @@ import { Flags } from '@oclif/core';
 import { defaultConcurrency, leaseMsFromEnv } from '../src/cli/engine.js';
 import { EngineCommand } from '../src/cli/engine-command.js';
 import { formatsSee } from '../src/cli/help.js';
-import { describeUrl } from '../src/engine/postgres/connect.js';
+import { describeUrl } from '../src/engine/postgres/url.js';
 import { onShutdownSignal } from '../src/engine/shutdown.js';
 import { startServer } from '../src/server/serve.js';
 

@@ -2,8 +2,9 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { StoreTarget } from './open-store.js';
-import { createPool, describeUrl, isPostgresUrl, unreachable } from './postgres/connect.js';
+import { createPool, unreachable } from './postgres/connect.js';
 import { migratePg } from './postgres/migrate.js';
+import { describeUrl, isPostgresUrl } from './postgres/url.js';
 import { DB_FILENAME, openDatabase } from './sqlite/open-database.js';
 
 export interface MigrationResult {

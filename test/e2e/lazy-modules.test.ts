@@ -36,6 +36,7 @@ describe('each process loads only the job handlers it runs (real processes, trac
     const loaded = loadedPackages(t.file);
     expect(loaded.has('better-sqlite3')).toBe(true); // the trace sees what the command really used
     for (const name of THREAD_ONLY) expect(loaded, name).not.toContain(name);
+    expect(loaded, 'the PostgreSQL client on the SQLite default').not.toContain('pg');
   });
 
   it("`assay serve`'s main thread answers JSON, 404 and unauthenticated requests without pdf.js or pdfkit", async () => {

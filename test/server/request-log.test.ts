@@ -17,7 +17,7 @@ describe('the request log at the default level (a real server writing to a real 
   it('logs each request and its status, never the API key, an Authorization header or an upload signature', async () => {
     const { key } = createKey(home.dir);
     const file = join(home.dir, 'requests.log');
-    const server = await startServer(openEngine(home.dir), {
+    const server = await startServer(await openEngine({ home: home.dir }), {
       home: home.dir,
       host: '127.0.0.1',
       port: 0,

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { StoreError } from '../../errors.js';
+import { describeUrl } from './url.js';
 
 const INT8_OID = 20;
 
@@ -11,20 +12,6 @@ const types = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
     oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format)) as never,
 };
-
-export const isPostgresUrl = (store: string | undefined): store is string =>
-  !!store && /^postgres(ql)?:\/\//i.test(store);
-
-/** host/database of a connection string, never its user or password: safe for messages and logs. */
-export function describeUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    const host = u.searchParams.get('host') ?? (u.host || 'localhost');
-    return `${host}${u.pathname || '/'}`;
-  } catch {
-    return 'the PostgreSQL server';
-  }
-}
 
 export function createPool(url: string, max = 10): pg.Pool {
   const pool = new pg.Pool({ connectionString: url, max, types });
