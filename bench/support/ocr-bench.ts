@@ -5,8 +5,8 @@
  * Each scan goes through runPipeline in-process, one document at a time (OCR inside it reads as many
  * pages at once as the machine has cores), timed from bytes to outcome. Then each page image the pipeline
  * reads (same planPageImages/writePageImage) is read again by one tesseract alone, through the pipeline's
- * own ocrPage (one thread, --psm 4, TSV), to time OCR per page without the other lane competing; tesseract
- * is deterministic, so that TSV is also what the pipeline read, and it is used to show the OCR line behind
+ * own ocrPage (one thread, --psm 4, hOCR), to time OCR per page without the other lane competing; tesseract
+ * is deterministic, so that hOCR is also what the pipeline read, and it is used to show the OCR line behind
  * a wrong row. Completed reports are scored with bench/support/score-extraction.ts.
  *
  *   npx tsx -e "import('./bench/support/ocr-bench.ts').then(m => m.ocrBench())"
@@ -18,7 +18,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ocrAvailable, pageFromTsv } from '../../src/lab/ocr.js';
+import { ocrAvailable, pageFromHocr } from '../../src/lab/ocr.js';
 import { planPageImages, writePageImage } from '../../src/lab/ocr-images.js';
 import { OcrTimeoutError, ocrPage } from '../../src/lab/ocr-page.js';
 import { type PipelineOutcome, runPipeline } from '../../src/lab/pipeline.js';
@@ -48,7 +48,7 @@ interface PageTiming {
   imageSeconds: number;
   /** One tesseract alone; null if it failed or ran over its budget. */
   ocrSeconds: number | null;
-  tsv: string;
+  hocr: string;
 }
 
 interface CaseResult {
@@ -152,18 +152,18 @@ async function timePages(scan: ScannedCase): Promise<PageTiming[]> {
     const timings: PageTiming[] = [];
     for (const image of images) {
       let start = performance.now();
-      const file = await writePageImage(dir, image);
+      const { file, dpi } = await writePageImage(dir, image);
       const imageSeconds = seconds(start);
       start = performance.now();
-      let tsv = '';
+      let hocr = '';
       let ocrSeconds: number | null = null;
       try {
-        tsv = await ocrPage(dir, file, image.pageNumber, image.dpi);
+        hocr = await ocrPage(dir, file, image.pageNumber, dpi);
         ocrSeconds = seconds(start);
       } catch (error) {
         if (!(error instanceof OcrTimeoutError)) throw error;
       }
-      timings.push({ pageNumber: image.pageNumber, dpi: image.dpi, imageSeconds, ocrSeconds, tsv });
+      timings.push({ pageNumber: image.pageNumber, dpi, imageSeconds, ocrSeconds, hocr });
     }
     return timings;
   } finally {
@@ -236,7 +236,7 @@ function printTotals(results: readonly CaseResult[]): void {
     `    by scan dpi: ${[...byDpi]
       .sort(([a], [b]) => a - b)
       .map(([dpi, t]) => `${dpi}: ${percentile(t, 50).toFixed(2)} s (${t.length} pp)`)
-      .join(', ')}  [150 dpi pages are re-rasterised at 300 dpi]`,
+      .join(', ')}  [pages under 270 dpi are cleaned and enlarged to 300 dpi]`,
   );
   console.log(
     `    page image out of the PDF: median ${percentile(image, 50).toFixed(2)} s, p95 ${percentile(image, 95).toFixed(2)} s`,
@@ -350,10 +350,10 @@ interface OcrLine {
   shown: string;
 }
 
-/** The OCR lines of every page, rebuilt from tesseract's TSV as the pipeline does. */
+/** The OCR lines of every page, rebuilt from tesseract's hOCR as the pipeline does. */
 function ocrLines(r: CaseResult): OcrLine[] {
   return r.pages.flatMap((p) =>
-    pageFromTsv(p.tsv, p.pageNumber, p.dpi).lines.map((line) => ({
+    pageFromHocr(p.hocr, p.pageNumber, p.dpi).lines.map((line) => ({
       page: p.pageNumber,
       first: nameKey(line.cells[0]?.text ?? ''),
       key: nameKey(line.text),

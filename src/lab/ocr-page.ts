@@ -37,9 +37,10 @@ export class OcrTimeoutError extends AssayError {
 }
 
 /**
- * tesseract's TSV of one image. Page segmentation 4 reads the page as one column of lines of varying
- * sizes, keeping a table row's cells on one line where the default (automatic) may split columns into
- * separate blocks; 6 (one uniform block) misreads large letterhead type.
+ * tesseract's hOCR of one image, with a box and confidence for every character (ocr-hocr.ts). Page
+ * segmentation 4 reads the page as one column of lines of varying sizes, keeping a table row's cells on
+ * one line where the default (automatic) may split columns into separate blocks; 6 (one uniform block)
+ * misreads large letterhead type.
  */
 export async function ocrPage(
   dir: string,
@@ -49,7 +50,8 @@ export async function ocrPage(
   signal?: AbortSignal,
   budgetMs = pageBudgetMs(),
 ): Promise<string> {
-  const child = execa('tesseract', [image, 'stdout', '--dpi', String(dpi), '--psm', '4', 'tsv'], {
+  const args = [image, 'stdout', '--dpi', String(dpi), '--psm', '4', '-c', 'hocr_char_boxes=1', 'hocr'];
+  const child = execa('tesseract', args, {
     cwd: dir,
     env: { OMP_THREAD_LIMIT: '1' },
     timeout: PAGE_WALL_LIMIT_MS,

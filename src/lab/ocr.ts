@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { AssayError, EXIT } from '../errors.js';
 import { buildLines, round, type TextItem } from './layout.js';
+import { type Box, type HocrChar, type HocrLine, type HocrWord, parseHocr } from './ocr-hocr.js';
 import { planPageImages, RASTER_DPI, writePageImage } from './ocr-images.js';
 import { OcrTimeoutError, ocrPage } from './ocr-page.js';
 import { repairOcrWord } from './ocr-repair.js';
@@ -84,10 +85,10 @@ export async function ocrLayout(
     const images = await planPageImages(dir, pageCount, signal);
     let done = 0;
     const pages = await mapLimited(images, availableParallelism(), async (image) => {
-      const file = await writePageImage(dir, image, signal);
-      const tsv = await ocrPage(dir, file, image.pageNumber, image.dpi, signal);
+      const written = await writePageImage(dir, image, signal);
+      const hocr = await ocrPage(dir, written.file, image.pageNumber, written.dpi, signal);
       opts.onPage?.(++done, images.length);
-      return pageFromTsv(tsv, image.pageNumber, image.dpi);
+      return pageFromHocr(hocr, image.pageNumber, written.dpi);
     });
     return { pages, hasTextLayer: pages.some((page) => page.items.length > 0) };
   } catch (error) {
@@ -119,43 +120,109 @@ async function mapLimited<T, R>(
 }
 
 /**
- * tesseract's TSV: one row per page, block, paragraph, line and word (level 1..5) with pixel boxes. Words
- * become text items in PDF points with the baseline at the bottom of the box; the page row gives the size.
+ * A page of tesseract's hOCR (ocr-hocr.ts) as text items in PDF points, the baseline of each at its
+ * line's, straightened. A word's confidence is its least sure character's. Small marks raised above a
+ * line's baseline are split from the word they are glued to and kept as raised items, as the text layer
+ * keeps Labcorp's footnote marks apart from the names they follow.
  */
-export function pageFromTsv(tsv: string, pageNumber: number, dpi = RASTER_DPI): PageLayout {
+export function pageFromHocr(hocr: string, pageNumber: number, dpi = RASTER_DPI): PageLayout {
   const scale = 72 / dpi;
+  const parsed = parseHocr(hocr);
+  const body = median(parsed.lines.filter((l) => l.words.length >= 2).map((l) => l.size));
   const words: OcrWord[] = [];
-  let width = 0;
-  let height = 0;
-  for (const row of tsv.split('\n').slice(1)) {
-    const cols = row.split('\t');
-    if (cols.length < 12) continue;
-    const [level, , block, par, line, , left = 0, top = 0, w = 0, h = 0, conf = 0] = cols
-      .slice(0, 11)
-      .map(Number);
-    const text = cols.slice(11).join('\t').trim();
-    if (level === 1) {
-      width = w * scale;
-      height = h * scale;
+  parsed.lines.forEach((line, n) => {
+    const size = body !== null && Math.abs(line.size - body) <= SAME_SIZE * body ? body : line.size;
+    for (const word of line.words) {
+      for (const part of splitRaised(word, line)) {
+        const text = part.chars
+          .map((c) => c.text)
+          .join('')
+          .trim();
+        const conf = Math.min(...part.chars.map((c) => c.conf));
+        if (text === '' || conf < MIN_CONFIDENCE || (!part.raised && isSpeck(text))) continue;
+        const box = boxOf(part.chars);
+        const [left, top] = [box.left, box.top];
+        const [w, h] = [box.right - box.left, box.bottom - box.top];
+        words.push({ text, line: String(n), left, top, w, h, conf, size, raised: part.raised });
+      }
     }
-    if (level !== 5 || text === '' || conf < MIN_CONFIDENCE || isSpeck(text)) continue;
-    words.push({ text, line: `${block}.${par}.${line}`, left, top, w, h, conf });
-  }
-  const baselines = straightBaselines(words, width / scale);
+  });
+  const baselines = straightBaselines(words, parsed.width);
   const items: TextItem[] = words.map((word, i) => {
-    const repair = repairOcrWord(word.text);
+    const repair = word.raised ? { text: word.text, repaired: false } : repairOcrWord(word.text);
     return {
       str: repair.text,
-      confidence: word.conf,
+      confidence: Math.round(word.conf),
       ...(repair.repaired ? { repaired: true } : {}),
+      ...(word.raised ? { raised: true } : {}),
       x: round(word.left * scale),
       y: round((baselines[i] ?? word.top + word.h) * scale),
       width: round(word.w * scale),
       height: round(word.h * scale),
-      fontSize: round(word.h * scale),
+      fontSize: round((word.raised ? word.h / RAISED_HEIGHT : word.size) * scale),
     };
   });
-  return { pageNumber, width: round(width), height: round(height), items, lines: buildLines(items) };
+  return {
+    pageNumber,
+    width: round(parsed.width * scale),
+    height: round(parsed.height * scale),
+    items,
+    lines: buildLines(items),
+  };
+}
+
+/** Lines whose font size is within this fraction of the page's body size are set in it. */
+const SAME_SIZE = 0.12;
+/** A raised mark is smaller than this fraction of its line's font size ... */
+const RAISED_HEIGHT = 0.62;
+/** ... and its bottom sits at least this fraction of the font size above the baseline. */
+const RAISED_LIFT = 0.12;
+/** Dashes and the like sit above the baseline by nature; they are no marks. */
+const NEVER_RAISED = /^[-\u2010-\u2015=~+.,]$/u;
+
+interface Part {
+  chars: HocrChar[];
+  raised: boolean;
+}
+
+/**
+ * A word as printed and the raised mark at its end, if it has one. A mark is split from a name (two
+ * letters or more, no digit: "Glucose" + "01"), never from a number or unit ("1.73m2"); a word raised
+ * whole is a mark on its own; raised quotes and specks at either end of any word are dropped.
+ */
+function splitRaised(word: HocrWord, line: HocrLine): Part[] {
+  const raised = word.chars.map((c) => isRaisedChar(c, line));
+  if (raised.every(Boolean)) return [{ chars: word.chars, raised: true }];
+  let end = word.chars.length;
+  while (end > 0 && raised[end - 1]) end--;
+  let start = 0;
+  while (start < end && raised[start] && !isAlnum(word.chars[start] as HocrChar)) start++;
+  const kept = word.chars.slice(start, end);
+  const tail = word.chars.slice(end);
+  const parts: Part[] = [{ chars: kept, raised: false }];
+  if (tail.length === 0) return parts;
+  const keptText = kept.map((c) => c.text).join('');
+  const isName = (keptText.match(/\p{L}/gu) ?? []).length >= 2 && !/[\d/]/.test(keptText);
+  if (isName) parts.push({ chars: tail, raised: true });
+  else if (tail.some(isAlnum)) parts[0] = { chars: word.chars.slice(start), raised: false };
+  return parts;
+}
+
+function isRaisedChar(c: HocrChar, line: HocrLine): boolean {
+  if (NEVER_RAISED.test(c.text)) return false;
+  const lift = line.baselineAt((c.box.left + c.box.right) / 2) - c.box.bottom;
+  return c.box.bottom - c.box.top < RAISED_HEIGHT * line.size && lift > RAISED_LIFT * line.size;
+}
+
+const isAlnum = (c: HocrChar): boolean => /[\p{L}\p{Nd}]/u.test(c.text);
+
+function boxOf(chars: readonly HocrChar[]): Box {
+  return {
+    left: Math.min(...chars.map((c) => c.box.left)),
+    top: Math.min(...chars.map((c) => c.box.top)),
+    right: Math.max(...chars.map((c) => c.box.right)),
+    bottom: Math.max(...chars.map((c) => c.box.bottom)),
+  };
 }
 
 /**
@@ -169,13 +236,16 @@ function isSpeck(text: string): boolean {
 
 interface OcrWord {
   text: string;
-  /** tesseract's block.paragraph.line: the words it read as one line. */
+  /** The line tesseract read the word on. */
   line: string;
   left: number;
   top: number;
   w: number;
   h: number;
   conf: number;
+  /** The line's font size, in pixels. */
+  size: number;
+  raised: boolean;
 }
 
 /** Lines shorter than this (pixels) say little about the page's slope. */
@@ -194,7 +264,7 @@ function straightBaselines(words: readonly OcrWord[], pageWidth: number): number
   });
   const slopes: number[] = [];
   for (const members of byLine.values()) {
-    const slope = fittedSlope(members.map((i) => words[i] as OcrWord));
+    const slope = fittedSlope(members.map((i) => words[i] as OcrWord).filter((w) => !w.raised));
     if (slope !== null) slopes.push(slope);
   }
   const slope = median(slopes) ?? 0;
@@ -202,7 +272,9 @@ function straightBaselines(words: readonly OcrWord[], pageWidth: number): number
   const straight = words.map((word) => word.top + word.h - slope * (word.left + word.w / 2 - centre));
   const out = new Array<number>(words.length);
   for (const members of byLine.values()) {
-    const baseline = median(members.map((i) => straight[i] as number)) ?? 0;
+    // A raised mark's bottom is above the line's baseline: the line's own words say where that is.
+    const printed = members.filter((i) => !(words[i] as OcrWord).raised);
+    const baseline = median((printed.length > 0 ? printed : members).map((i) => straight[i] as number)) ?? 0;
     for (const i of members) out[i] = baseline;
   }
   return out;

@@ -5,9 +5,10 @@ import { Engine } from '../../src/engine/engine.js';
 import { type JobContext, JobRegistry } from '../../src/engine/registry.js';
 import type { JobRecord } from '../../src/engine/types.js';
 import { LAB_EXTRACT, labExtractKind, submitLabFile } from '../../src/lab/job.js';
-import { ocrAvailable, pageFromTsv } from '../../src/lab/ocr.js';
+import { ocrAvailable, pageFromHocr } from '../../src/lab/ocr.js';
 import { type PipelineStage, runPipeline } from '../../src/lab/pipeline.js';
 import { labStatusBody } from '../../src/lab/status-body.js';
+import { viewLines } from '../../src/lab/table/line-view.js';
 import { closeSharedThreadPool } from '../../src/lab/thread-pool.js';
 import { tmpHome } from '../engine/support/tmp-home.js';
 import { expectedText, type manifest as Manifest, manifest, pdfBytes } from './fixture-files.js';
@@ -178,32 +179,75 @@ describe('runPipeline stages', () => {
   });
 });
 
-describe('OCR layout from tesseract TSV', () => {
-  const header =
-    'level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext';
-  const row = (
-    level: number,
-    left: number,
-    top: number,
-    width: number,
-    height: number,
-    conf: number,
-    text: string,
-  ) => [level, 1, 1, 1, 1, 1, left, top, width, height, conf, text].join('\t');
-
-  it('turns word boxes at 300 dpi into text items in points, lines and cells', () => {
-    const tsv = [
-      header,
-      row(1, 0, 0, 2550, 3300, -1, ''),
-      row(5, 150, 600, 300, 40, 96, 'GLUCOSE'),
-      row(5, 1000, 600, 100, 40, 91, '79'),
-      row(5, 1500, 600, 250, 40, 88, '65-99'),
-      row(5, 150, 700, 200, 40, 12, 'smudge'),
+describe('OCR layout from tesseract hOCR', () => {
+  /** One character per entry: text, left, top, right, bottom, confidence. */
+  type Char = [string, number, number, number, number, number];
+  const word = (chars: Char[], wconf: number) => {
+    const left = Math.min(...chars.map((c) => c[1]));
+    const top = Math.min(...chars.map((c) => c[2]));
+    const right = Math.max(...chars.map((c) => c[3]));
+    const bottom = Math.max(...chars.map((c) => c[4]));
+    return [
+      `<span class='ocrx_word' id='w' title='bbox ${left} ${top} ${right} ${bottom}; x_wconf ${wconf}'>`,
+      ...chars.map(
+        ([t, l, tp, r, b, c]) =>
+          `<span class='ocrx_cinfo' title='x_bboxes ${l} ${tp} ${r} ${b}; x_conf ${c}'>${t}</span>`,
+      ),
+      '</span>',
+    ];
+  };
+  /** Letters 30 px tall standing on a baseline at y 630, 20 px apart. */
+  const text = (s: string, left: number, conf = 99): Char[] =>
+    [...s].map((ch, i) => [ch, left + 20 * i, 600, left + 20 * i + 18, 630, conf]);
+  const hocr = (words: string[][]) =>
+    [
+      "<div class='ocr_page' id='page_1' title='image \"p.pgm\"; bbox 0 0 2550 3300; ppageno 0'>",
+      "<span class='ocr_line' id='line_1_1' title=\"bbox 150 590 1800 640; baseline 0 -10; x_size 38; x_descenders 8; x_ascenders 8\">",
+      ...words.flat(),
+      '</span>',
+      '</div>',
     ].join('\n');
-    const page = pageFromTsv(tsv, 1);
+
+  it('turns character boxes at 300 dpi into text items in points, lines and cells', () => {
+    const page = pageFromHocr(
+      hocr([word(text('GLUCOSE', 150), 96), word(text('79', 1000), 91), word(text('65-99', 1500), 88)]),
+      1,
+    );
     expect(page).toMatchObject({ pageNumber: 1, width: 612, height: 792 });
-    expect(page.items[0]).toMatchObject({ str: 'GLUCOSE', x: 36, y: 153.6, fontSize: 9.6 });
+    expect(page.items[0]).toMatchObject({ str: 'GLUCOSE', x: 36, y: 151.2, fontSize: 9.12 });
     expect(page.lines.map((l) => l.cells.map((c) => c.text))).toEqual([['GLUCOSE', '79', '65-99']]);
+  });
+
+  it("takes a word's confidence from its characters, not tesseract's score of the word", () => {
+    const page = pageFromHocr(hocr([word(text('Creatinine', 150), 0), word(text('0.69', 1000, 62), 96)]), 1);
+    expect(page.items.map((i) => [i.str, i.confidence])).toEqual([
+      ['Creatinine', 99],
+      ['0.69', 62],
+    ]);
+  });
+
+  it('splits a small raised mark off the name it is glued to, and keeps it out of the cells', () => {
+    const mark: Char[] = [
+      ['0', 330, 598, 340, 614, 95],
+      ['1', 342, 598, 350, 614, 95],
+    ];
+    const page = pageFromHocr(
+      hocr([word([...text('Glucose', 150), ...mark], 40), word(text('87', 1000), 96)]),
+      1,
+    );
+    expect(page.items.map((i) => [i.str, i.raised === true])).toEqual([
+      ['Glucose', false],
+      ['01', true],
+      ['87', false],
+    ]);
+    const [view] = viewLines(page);
+    expect(view?.cells.map((c) => c.text)).toEqual(['Glucose', '87']);
+    expect(view?.raised).toEqual(['01']);
+  });
+
+  it('never splits a raised character off a number or a unit', () => {
+    const page = pageFromHocr(hocr([word([...text('1.73m', 1000), ['2', 1100, 598, 1108, 614, 95]], 90)]), 1);
+    expect(page.items.map((i) => i.str)).toEqual(['1.73m2']);
   });
 });
 

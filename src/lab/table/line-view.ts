@@ -40,11 +40,11 @@ export function viewLines(page: PageLayout): LineView[] {
     if (items.length === 0) return;
     const font = Math.max(...items.map((item) => item.fontSize));
     view.font = font;
-    // OCR word boxes vary in height with their letters (mg/dL, (BUN)): no word of a scan is taken for a
-    // raised mark, or values would be dropped with the "marks".
-    if (items.some((item) => item.confidence !== undefined)) return;
+    // OCR word boxes vary in height with their letters (mg/dL, (BUN)): a scan's marks are told by their
+    // characters' boxes when it is read (ocr.ts), not by the word boxes here.
+    const ocr = items.some((item) => item.confidence !== undefined);
     const isRaised = (item: (typeof items)[number]) =>
-      item.fontSize < RAISED_SIZE * font && item.y < view.y - RAISED_LIFT * font;
+      ocr ? item.raised === true : item.fontSize < RAISED_SIZE * font && item.y < view.y - RAISED_LIFT * font;
     const raised = items.filter(isRaised).sort((a, b) => a.x - b.x);
     if (raised.length === 0) return;
     view.raised = raised.map((item) => item.str.trim());
