@@ -19,6 +19,8 @@ export interface GreyImage {
 
 /** Darker than this is ink. */
 const INK = 128;
+/** Lighter than this is bare paper. */
+const BARE = 200;
 
 /**
  * Binary PNM as pdfimages writes it: P5 (grey) or P6 (RGB, turned grey), 8 bits a sample. Anything else
@@ -64,30 +66,26 @@ export function writePgm(image: GreyImage): Buffer {
 }
 
 /**
- * An ink pixel with no ink among its eight neighbours is a speck: paper. A paper pixel with at least
- * five of its eight neighbours inked is a dropout inside a stroke: ink. No letter has a one-pixel part
- * at scanning resolutions; a full stop at 150 dpi is two pixels across.
+ * An ink pixel with only bare paper around it is a speck: paper. A paper pixel with at least five of its
+ * eight neighbours inked is a dropout inside a stroke: ink. A full stop at 150 dpi can be a single dark
+ * pixel, but one with grey neighbours (a scan blurs the edges of what it reads), so it stays.
  */
 export function despeckle(image: GreyImage): GreyImage {
   const { width, height, pixels } = image;
   const out = new Uint8Array(pixels);
+  const around = [-width - 1, -width, -width + 1, -1, 1, width - 1, width, width + 1];
   for (let y = 1; y < height - 1; y++) {
     for (let x = 1; x < width - 1; x++) {
       const i = y * width + x;
       let inked = 0;
-      for (const j of [
-        i - width - 1,
-        i - width,
-        i - width + 1,
-        i - 1,
-        i + 1,
-        i + width - 1,
-        i + width,
-        i + width + 1,
-      ])
-        if ((pixels[j] as number) < INK) inked++;
+      let bare = 0;
+      for (const d of around) {
+        const v = pixels[i + d] as number;
+        if (v < INK) inked++;
+        else if (v >= BARE) bare++;
+      }
       const ink = (pixels[i] as number) < INK;
-      if (ink && inked === 0) out[i] = 255;
+      if (ink && bare === around.length) out[i] = 255;
       else if (!ink && inked >= 5) out[i] = 0;
     }
   }

@@ -40,7 +40,9 @@ export class OcrTimeoutError extends AssayError {
  * tesseract's hOCR of one image, with a box and confidence for every character (ocr-hocr.ts). Page
  * segmentation 4 reads the page as one column of lines of varying sizes, keeping a table row's cells on
  * one line where the default (automatic) may split columns into separate blocks; 6 (one uniform block)
- * misreads large letterhead type.
+ * misreads large letterhead type. Thresholding 2 (Sauvola's, a threshold per neighbourhood) keeps the
+ * decimal points and thin strokes of a soft or unevenly lit scan that the default global threshold (Otsu's)
+ * loses: on the scanned fixture family, value accuracy 0.95 -> 0.97 with it, before any repair.
  */
 export async function ocrPage(
   dir: string,
@@ -50,7 +52,19 @@ export async function ocrPage(
   signal?: AbortSignal,
   budgetMs = pageBudgetMs(),
 ): Promise<string> {
-  const args = [image, 'stdout', '--dpi', String(dpi), '--psm', '4', '-c', 'hocr_char_boxes=1', 'hocr'];
+  const args = [
+    image,
+    'stdout',
+    '--dpi',
+    String(dpi),
+    '--psm',
+    '4',
+    '-c',
+    'thresholding_method=2',
+    '-c',
+    'hocr_char_boxes=1',
+    'hocr',
+  ];
   const child = execa('tesseract', args, {
     cwd: dir,
     env: { OMP_THREAD_LIMIT: '1' },

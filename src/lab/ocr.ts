@@ -18,6 +18,7 @@ import { planPageImages, RASTER_DPI, writePageImage } from './ocr-images.js';
 import { OcrTimeoutError, ocrPage } from './ocr-page.js';
 import { repairOcrWord } from './ocr-repair.js';
 import type { DocumentLayout, PageLayout } from './pdf-text.js';
+import { QUALITATIVE } from './table/cell-kind.js';
 
 export class NoTextLayerError extends AssayError {
   constructor(detail = 'OCR is not available on this machine', what = 'has no text layer (a scan)') {
@@ -133,7 +134,7 @@ export function pageFromHocr(hocr: string, pageNumber: number, dpi = RASTER_DPI)
   parsed.lines.forEach((line, n) => {
     const size = body !== null && Math.abs(line.size - body) <= SAME_SIZE * body ? body : line.size;
     for (const word of line.words) {
-      for (const part of splitRaised(word, line)) {
+      for (const part of splitRaised(word, line).flatMap((p) => splitFlagLetter(p, line))) {
         const text = part.chars
           .map((c) => c.text)
           .join('')
@@ -147,7 +148,7 @@ export function pageFromHocr(hocr: string, pageNumber: number, dpi = RASTER_DPI)
       }
     }
   });
-  const baselines = straightBaselines(words, parsed.width);
+  const straight = straighten(words, parsed.width, parsed.height);
   const items: TextItem[] = words.map((word, i) => {
     const repair = word.raised ? { text: word.text, repaired: false } : repairOcrWord(word.text);
     return {
@@ -155,8 +156,8 @@ export function pageFromHocr(hocr: string, pageNumber: number, dpi = RASTER_DPI)
       confidence: Math.round(word.conf),
       ...(repair.repaired ? { repaired: true } : {}),
       ...(word.raised ? { raised: true } : {}),
-      x: round(word.left * scale),
-      y: round((baselines[i] ?? word.top + word.h) * scale),
+      x: round((straight.x[i] ?? word.left) * scale),
+      y: round((straight.baseline[i] ?? word.top + word.h) * scale),
       width: round(word.w * scale),
       height: round(word.h * scale),
       fontSize: round((word.raised ? word.h / RAISED_HEIGHT : word.size) * scale),
@@ -208,6 +209,34 @@ function splitRaised(word: HocrWord, line: HocrLine): Part[] {
   return parts;
 }
 
+/** A space is at least this fraction of the font size; letters of a word sit closer. */
+const SPACE_GAP = 0.22;
+/** Quest's flags, printed a space after the value in the out-of-range column. */
+const FLAG_LETTER = /^[HLA]$/;
+const NUMBER_LIKE = /^[<>]?[\d.,+-]*\d[\d.,+-]*$/;
+
+/**
+ * A value and its flag read as one word ("120H", "HAZYA", "1+A"): tesseract drops the space when the
+ * flag sits close. Split where a space's gap separates a last H, L or A from a number or a word result;
+ * "NORMAL" keeps its L, set at a letter's distance.
+ */
+function splitFlagLetter(part: Part, line: HocrLine): Part[] {
+  const { chars } = part;
+  const last = chars.at(-1);
+  const before = chars.at(-2);
+  if (part.raised || !last || !before || !FLAG_LETTER.test(last.text)) return [part];
+  if (last.box.left - before.box.right < SPACE_GAP * line.size) return [part];
+  const value = chars
+    .slice(0, -1)
+    .map((c) => c.text)
+    .join('');
+  if (!NUMBER_LIKE.test(value) && !QUALITATIVE.test(value)) return [part];
+  return [
+    { chars: chars.slice(0, -1), raised: false },
+    { chars: [last], raised: false },
+  ];
+}
+
 function isRaisedChar(c: HocrChar, line: HocrLine): boolean {
   if (NEVER_RAISED.test(c.text)) return false;
   const lift = line.baselineAt((c.box.left + c.box.right) / 2) - c.box.bottom;
@@ -252,12 +281,18 @@ interface OcrWord {
 const MIN_SLOPE_SPAN = 200;
 
 /**
- * One baseline per line tesseract read, on a page turned straight. A scan printed a degree askew drifts a
- * table row by more than a line's height across the page, so grouping words by their own y would split the
- * row; tesseract follows the slant itself. The page's slope (the median of its long lines' slopes) is
- * taken out, and every word of a line gets the line's median baseline.
+ * Word positions on a page turned straight: one baseline per line tesseract read, and left edges that do
+ * not drift down the page. A scan printed a degree askew drifts a table row by more than a line's height
+ * across the page, so grouping words by their own y would split the row (tesseract follows the slant
+ * itself), and moves a column's left edge by several points from the top of the page to the bottom, so
+ * indents would say nothing. The page's slope (the median of its long lines' slopes) is taken out, and
+ * every word of a line gets the line's median baseline.
  */
-function straightBaselines(words: readonly OcrWord[], pageWidth: number): number[] {
+function straighten(
+  words: readonly OcrWord[],
+  pageWidth: number,
+  pageHeight: number,
+): { x: number[]; baseline: number[] } {
   const byLine = new Map<string, number[]>();
   words.forEach((word, i) => {
     byLine.set(word.line, [...(byLine.get(word.line) ?? []), i]);
@@ -268,16 +303,17 @@ function straightBaselines(words: readonly OcrWord[], pageWidth: number): number
     if (slope !== null) slopes.push(slope);
   }
   const slope = median(slopes) ?? 0;
-  const centre = pageWidth / 2;
-  const straight = words.map((word) => word.top + word.h - slope * (word.left + word.w / 2 - centre));
-  const out = new Array<number>(words.length);
+  const [cx, cy] = [pageWidth / 2, pageHeight / 2];
+  const straight = words.map((word) => word.top + word.h - slope * (word.left + word.w / 2 - cx));
+  const baseline = new Array<number>(words.length);
   for (const members of byLine.values()) {
     // A raised mark's bottom is above the line's baseline: the line's own words say where that is.
     const printed = members.filter((i) => !(words[i] as OcrWord).raised);
-    const baseline = median((printed.length > 0 ? printed : members).map((i) => straight[i] as number)) ?? 0;
-    for (const i of members) out[i] = baseline;
+    const line = median((printed.length > 0 ? printed : members).map((i) => straight[i] as number)) ?? 0;
+    for (const i of members) baseline[i] = line;
   }
-  return out;
+  const x = words.map((word) => word.left + slope * (word.top + word.h / 2 - cy));
+  return { x, baseline };
 }
 
 /** Least-squares slope of word centres along one line, or null for a short line. */

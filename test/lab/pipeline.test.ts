@@ -245,6 +245,24 @@ describe('OCR layout from tesseract hOCR', () => {
     expect(view?.raised).toEqual(['01']);
   });
 
+  it("splits a flag set a space after its value from the value, never a word's own last letter", () => {
+    // Quest's "120 H": tesseract reads one word when the flag sits close; a space is ~0.3 font sizes.
+    const spaced = (s: string, flag: string, left: number): Char[] => [
+      ...text(s, left),
+      [flag, left + 20 * s.length + 12, 600, left + 20 * s.length + 30, 630, 99],
+    ];
+    const page = pageFromHocr(
+      hocr([
+        word(text('GLUCOSE', 150), 96),
+        word(spaced('120', 'H', 1000), 96),
+        word(text('NORMAL', 1300), 96),
+      ]),
+      1,
+    );
+    expect(page.lines[0]?.cells.map((c) => c.text)).toEqual(['GLUCOSE', '120 H', 'NORMAL']);
+    expect(page.items.map((i) => i.str)).toEqual(['GLUCOSE', '120', 'H', 'NORMAL']);
+  });
+
   it('never splits a raised character off a number or a unit', () => {
     const page = pageFromHocr(hocr([word([...text('1.73m', 1000), ['2', 1100, 598, 1108, 614, 95]], 90)]), 1);
     expect(page.items.map((i) => i.str)).toEqual(['1.73m2']);
