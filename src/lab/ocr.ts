@@ -193,7 +193,9 @@ interface Part {
  */
 function splitRaised(word: HocrWord, line: HocrLine): Part[] {
   const raised = word.chars.map((c) => isRaisedChar(c, line));
-  if (raised.every(Boolean)) return [{ chars: word.chars, raised: true }];
+  // "4." for a mark "01": a full stop or dash sits high or low by nature, so it decides nothing.
+  const whole = word.chars.every((c, i) => raised[i] || NEVER_RAISED.test(c.text));
+  if (whole && raised.some(Boolean)) return [{ chars: word.chars, raised: true }];
   let end = word.chars.length;
   while (end > 0 && raised[end - 1]) end--;
   let start = 0;
