@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { repairOcrRows } from '../../src/lab/ocr-rows.js';
+import type { ParsedPanel, ParsedRow } from '../../src/lab/types.js';
+
+const row = (biomarker: string, ocr = true): ParsedRow => ({
+  biomarker,
+  resultValue: '6.9',
+  resultUnit: '%',
+  referenceRangeText: '4.8-5.6',
+  flag: null,
+  pageNumber: 2,
+  ...(ocr ? { ocr: { repaired: false, confidence: 99 } } : {}),
+});
+
+describe('OCR rows put right against the catalogues', () => {
+  it('puts back the one reading the catalogue knows, in the row and its single-test panel, and flags it', () => {
+    const panels: ParsedPanel[] = [
+      { panelName: 'HEMOGLOBIN Alc', pageNumber: 2, rows: [row('HEMOGLOBIN Alc')] },
+      { panelName: 'Comp. Metabolic Panel (14)', pageNumber: 1, rows: [row('AIG Ratio')] },
+    ];
+    const flags = repairOcrRows(panels);
+    expect(panels.map((p) => [p.panelName, p.rows[0]?.biomarker])).toEqual([
+      ['HEMOGLOBIN A1c', 'HEMOGLOBIN A1c'],
+      ['Comp. Metabolic Panel (14)', 'A/G Ratio'],
+    ]);
+    expect(flags).toEqual([
+      expect.objectContaining({ code: 'ocr_repaired', pageNumber: 2 }),
+      expect.objectContaining({ code: 'ocr_repaired', pageNumber: 2 }),
+    ]);
+  });
+
+  it('leaves known names, names read from a text layer, and names no swap makes known', () => {
+    const panels: ParsedPanel[] = [
+      { panelName: 'P', pageNumber: 1, rows: [row('Glucose'), row('Hemoglobin Alc', false), row('Zorblax')] },
+    ];
+    expect(repairOcrRows(panels)).toEqual([]);
+    expect(panels[0]?.rows.map((r) => r.biomarker)).toEqual(['Glucose', 'Hemoglobin Alc', 'Zorblax']);
+  });
+
+  it('spells an OCR unit as the unit catalogue does where only spacing or same-shape case differ, unflagged', () => {
+    const unit = (resultUnit: string, ocr = true): ParsedRow => ({ ...row('WBC', ocr), resultUnit });
+    const panels: ParsedPanel[] = [
+      {
+        panelName: 'CBC',
+        pageNumber: 1,
+        rows: [unit('X10E 3/uL'), unit('fl'), unit('MG/DL'), unit('widgets/uL'), unit('X10E 3/uL', false)],
+      },
+    ];
+    expect(repairOcrRows(panels)).toEqual([]);
+    expect(panels[0]?.rows.map((r) => r.resultUnit)).toEqual([
+      'x10E3/uL',
+      'fL',
+      'MG/DL',
+      'widgets/uL',
+      'X10E 3/uL',
+    ]);
+  });
+
+  it('repairs a unit the catalogue does not know to the one it knows a look-alike swap away, flagged', () => {
+    const unit = (resultUnit: string): ParsedRow => ({ ...row('TSH'), resultUnit });
+    const panels: ParsedPanel[] = [
+      {
+        panelName: 'P',
+        pageNumber: 2,
+        rows: [unit('ulU/mL'), unit('x1OE 3/uL'), unit('/npf'), unit('qq/zz')],
+      },
+    ];
+    const flags = repairOcrRows(panels);
+    expect(panels[0]?.rows.map((r) => [r.resultUnit, r.ocr?.repaired])).toEqual([
+      ['uIU/mL', true],
+      ['x10E3/uL', true],
+      ['/hpf', true],
+      ['qq/zz', false],
+    ]);
+    expect(flags.map((f) => [f.code, f.pageNumber])).toEqual([
+      ['ocr_repaired', 2],
+      ['ocr_repaired', 2],
+      ['ocr_repaired', 2],
+    ]);
+  });
+});
