@@ -6,7 +6,8 @@
  *   such row is flagged with its page;
  * - units the unit catalogue knows but for case and spacing ("X10E 3/uL", "fl"), written as the catalogue
  *   spells them. The catalogue matches units without case or spaces, so the unit and its UCUM code are
- *   the same before and after: nothing is guessed, and nothing is flagged.
+ *   the same before and after: nothing is guessed, and nothing is flagged;
+ * - Quest's bounds "< OR = 5" given back the spaces OCR loses between their narrow parts.
  *
  * Rows read from a text layer are never touched.
  */
@@ -17,7 +18,18 @@ import type { ParsedPanel, ValidationFlag } from './types.js';
 export function repairOcrRows(panels: readonly ParsedPanel[]): ValidationFlag[] {
   const flags = repairUnits(panels);
   spellUnits(panels);
+  spaceBounds(panels);
   return [...flags, ...repairNames(panels)];
+}
+
+/** Quest's "< OR = 5", which OCR reads with its narrow spaces lost ("<OR =5"). */
+const OR_EQUAL = /^([<>])\s*(or)\s*=\s*(?=\d)/i;
+
+function spaceBounds(panels: readonly ParsedPanel[]): void {
+  for (const row of panels.flatMap((panel) => panel.rows)) {
+    if (row.ocr && row.referenceRangeText !== null)
+      row.referenceRangeText = row.referenceRangeText.replace(OR_EQUAL, '$1 $2 = ');
+  }
 }
 
 /** Characters OCR confuses in units: one occurrence swapped at a time. */

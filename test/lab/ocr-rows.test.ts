@@ -78,4 +78,25 @@ describe('OCR rows put right against the catalogues', () => {
       ['ocr_repaired', 2],
     ]);
   });
+
+  it("gives Quest's '< OR = 5' bounds back the spaces OCR drops", () => {
+    const bound = (referenceRangeText: string, ocr = true): ParsedRow => ({
+      ...row('WBC', ocr),
+      referenceRangeText,
+    });
+    const panels: ParsedPanel[] = [
+      {
+        panelName: 'P',
+        pageNumber: 1,
+        rows: [bound('<OR =5'), bound('>or=60'), bound('3.4-10.8'), bound('<OR =5', false)],
+      },
+    ];
+    repairOcrRows(panels);
+    expect(panels[0]?.rows.map((r) => r.referenceRangeText)).toEqual([
+      '< OR = 5',
+      '> or = 60',
+      '3.4-10.8',
+      '<OR =5',
+    ]);
+  });
 });
