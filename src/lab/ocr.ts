@@ -1,8 +1,10 @@
 /**
- * OCR fallback for PDFs without a text layer (scans): each page's image (ocr-images.ts), read by tesseract
- * within a budget (ocr-page.ts), words with positions from its TSV output, and the same DocumentLayout the
- * text layer gives, so every later stage (the table reader included) works unchanged. Both tools are optional system packages; without them a scan fails
- * with `no_text_layer` and a message that says what to install.
+ * OCR fallback for PDFs without a text layer (scans): each page's image, cleaned of specks and enlarged
+ * if coarse (ocr-images.ts, ocr-clean.ts), read by tesseract within a budget (ocr-page.ts), words with
+ * positions from its hOCR (ocr-hocr.ts), and the same DocumentLayout the text layer gives, so every later
+ * stage (the table reader included) works unchanged; rows read so are put right against the catalogues
+ * afterwards (ocr-rows.ts). Both tools are optional system packages; without them a scan fails with
+ * `no_text_layer` and a message that says what to install.
  *
  * The page images hold everything the document prints, PHI included, so they live in a private temporary
  * folder that is removed whatever happens.
