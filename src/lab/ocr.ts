@@ -137,10 +137,12 @@ export function pageFromHocr(hocr: string, pageNumber: number, dpi = RASTER_DPI)
     const size = body !== null && Math.abs(line.size - body) <= SAME_SIZE * body ? body : line.size;
     for (const word of line.words) {
       for (const part of splitRaised(word, line).flatMap((p) => splitFlagLetter(p, line))) {
-        const text = part.chars
-          .map((c) => c.text)
-          .join('')
-          .trim();
+        const text = withoutRules(
+          part.chars
+            .map((c) => c.text)
+            .join('')
+            .trim(),
+        );
         const conf = Math.min(...part.chars.map((c) => c.conf));
         if (text === '' || conf < MIN_CONFIDENCE || (!part.raised && isSpeck(text))) continue;
         const box = boxOf(part.chars);
@@ -256,6 +258,18 @@ function boxOf(chars: readonly HocrChar[]): Box {
     right: Math.max(...chars.map((c) => c.box.right)),
     bottom: Math.max(...chars.map((c) => c.box.bottom)),
   };
+}
+
+/** Underscores at either end of a word, with any dashes among them. */
+const RULE_ENDS = /^[-_]*_[-_]*|[-_]*_[-_]*$/g;
+
+/**
+ * An underline or a rule under a word is read as underscores glued to it ("R-__"); no result, name or unit
+ * ends in one. Left on, they spoil the word for every later reader (a patient's name no longer reads as
+ * one, so the PHI stage takes the line under it for the name, and redacts the table's header).
+ */
+function withoutRules(text: string): string {
+  return /[\p{L}\p{Nd}]/u.test(text) ? text.replace(RULE_ENDS, '') : text;
 }
 
 /**

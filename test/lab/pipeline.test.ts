@@ -263,6 +263,11 @@ describe('OCR layout from tesseract hOCR', () => {
     expect(page.items.map((i) => i.str)).toEqual(['GLUCOSE', '120', 'H', 'NORMAL']);
   });
 
+  it('drops an underline read as underscores glued to a word', () => {
+    const page = pageFromHocr(hocr([word(text('THEODORE', 150), 96), word(text('R-__', 400), 80)]), 1);
+    expect(page.items.map((i) => i.str)).toEqual(['THEODORE', 'R']);
+  });
+
   it('never splits a raised character off a number or a unit', () => {
     const page = pageFromHocr(hocr([word([...text('1.73m', 1000), ['2', 1100, 598, 1108, 614, 95]], 90)]), 1);
     expect(page.items.map((i) => i.str)).toEqual(['1.73m2']);
