@@ -177,12 +177,16 @@ function isNameKind(kind: PhiKind): boolean {
   return kind === 'patient_name' || kind === 'physician_name' || kind === 'contact_name';
 }
 
-/** A label with nothing after it: its value is the name-shaped cell right below, in the same column. */
+/**
+ * A label with nothing after it: its value is the name-shaped cell right below, in the same column. A table's
+ * heading is never that value: an OCR'd "Patient:" over "Test Name" would otherwise redact the heading on
+ * every page and leave the table unreadable.
+ */
 function valueBelow(lines: readonly Line[], index: number, labelCell: Cell): string {
   const next = lines[index + 1];
-  if (!next) return '';
+  if (!next || isTableHeading(next)) return '';
   const below = next.cells.find((cell) => Math.abs(cell.x - labelCell.x) < 24);
-  if (!below || below.text.includes(':')) return '';
+  if (!below || below.text.includes(':') || onlyLabWords(below.text)) return '';
   return NAME_VALUE.test(below.text) ? below.text : '';
 }
 
@@ -251,11 +255,19 @@ function cityBelow(next: Line | undefined, street: Cell): string | null {
 }
 
 function isLastFirst(text: string): boolean {
-  if (!LAST_FIRST.test(text)) return false;
-  return !text
+  return LAST_FIRST.test(text) && !labWords(text).some((word) => LAB_WORDS.has(word));
+}
+
+function labWords(text: string): string[] {
+  return text
     .toLowerCase()
     .split(/[\s,.]+/)
-    .some((word) => LAB_WORDS.has(word));
+    .filter(Boolean);
+}
+
+function onlyLabWords(text: string): boolean {
+  const words = labWords(text);
+  return words.length > 0 && words.every((word) => LAB_WORDS.has(word));
 }
 
 /**
@@ -263,10 +275,12 @@ function isLastFirst(text: string): boolean {
  * taken for names above it, where the patient block is; below it they are test names.
  */
 function headerEnd(lines: readonly Line[]): number {
-  const index = lines.findIndex(
-    (line) => line.cells.length >= 3 && /\b(?:result|reference|units?|in range|flag)\b/i.test(line.text),
-  );
+  const index = lines.findIndex(isTableHeading);
   return index < 0 ? lines.length : index;
+}
+
+function isTableHeading(line: Line): boolean {
+  return line.cells.length >= 3 && /\b(?:result|reference|units?|in range|flag)\b/i.test(line.text);
 }
 
 function findOnPage(page: PageLayout): Finding[] {

@@ -119,6 +119,17 @@ describe('detectPhi on labelled fields and shapes', () => {
     expect(textOf(scan.redacted)).not.toContain('GREAVES');
   });
 
+  it("never takes a table's heading below an empty label for a name (an OCR'd header block)", () => {
+    const heading = detectPhi(
+      layoutOf(['Patient:'], ['Test Name', 'In Range', 'Out Of Range', 'Reference Range']),
+    );
+    expect(heading.kinds).toEqual([]);
+    expect(textOf(heading.redacted)).toContain('Test Name');
+    const twoCells = detectPhi(layoutOf(['Patient:'], ['Test Name', 'Result']));
+    expect(twoCells.kinds).toEqual([]);
+    expect(textOf(twoCells.redacted)).toContain('Test Name');
+  });
+
   it('does not take a labelled field below an empty label for a name', () => {
     const scan = detectPhi(layoutOf(['Referring:'], ['NPI: 1730594826']));
     expect(scan.kinds).toEqual(['provider_id']);
