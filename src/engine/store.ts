@@ -7,6 +7,7 @@ import type { ClaimedJob, JobError, JobOutcome, JobRecord, ListFilter, NewJob } 
  * worker whose lease expired cannot overwrite the job's next owner.
  */
 export interface JobStore {
+  /** Each job keeps the owner it was given (null without one); follow-ups name their own. */
   enqueue(jobs: NewJob[]): Promise<JobRecord[]>;
   /** Atomically take up to `limit` ready jobs (or running jobs whose lease expired) of the given kinds. */
   claim(opts: {

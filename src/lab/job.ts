@@ -55,6 +55,8 @@ export interface LabSubmission {
    * The HTTP API turns this off: every upload is a new job unless the caller sends an Idempotency-Key.
    */
   dedupe?: boolean | { key: string };
+  /** The API key submitting through `assay serve`; only it may read the job there. */
+  owner?: string;
 }
 
 export const REJECTED_PHI_MESSAGE =
@@ -91,6 +93,7 @@ export async function submitLabFile(
   const dedupe = submission.dedupe ?? true;
   const job = await engine.enqueue(LAB_EXTRACT, payload, {
     id,
+    ...(submission.owner ? { owner: submission.owner } : {}),
     ...(dedupe === false
       ? {}
       : {

@@ -32,7 +32,14 @@ const sign = (key: Buffer, jobId: string, expires: number) =>
 export async function createPendingUpload(
   engine: Engine,
   home: string,
-  opts: { baseUrl: string; filename?: string; rejectIfPHI?: boolean; webhook?: WebhookTarget; now?: number },
+  opts: {
+    baseUrl: string;
+    filename?: string;
+    rejectIfPHI?: boolean;
+    webhook?: WebhookTarget;
+    owner?: string;
+    now?: number;
+  },
 ): Promise<{ job: JobRecord; uploadUrl: string; expiresAt: number }> {
   const id = randomUUID();
   const payload: LabExtractPayload = {
@@ -42,7 +49,12 @@ export async function createPendingUpload(
     anyLab: false,
     ...(opts.webhook ? { webhook: opts.webhook } : {}),
   };
-  const job = await engine.enqueue(LAB_EXTRACT, payload, { id, held: true, heldStatus: 'pending_upload' });
+  const job = await engine.enqueue(LAB_EXTRACT, payload, {
+    id,
+    held: true,
+    heldStatus: 'pending_upload',
+    ...(opts.owner ? { owner: opts.owner } : {}),
+  });
   const expiresAt = (opts.now ?? Date.now()) + UPLOAD_URL_TTL_MS;
   const signature = sign(await signingKey(home), id, expiresAt);
   return {

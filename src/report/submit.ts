@@ -11,6 +11,8 @@ export interface SubmitOptions {
   out?: OutTarget;
   /** Same key, same job: a resubmitted file (watch mode after a restart) is not generated twice. */
   idempotencyKey?: string;
+  /** The API key submitting through `assay serve`; only it may read the job there. */
+  owner?: string;
 }
 
 /**
@@ -50,6 +52,7 @@ export async function submitReport(
   const id = randomUUID();
   const job = await engine.enqueue(reportKindName(parsed.variant), payload, {
     id,
+    ...(opts.owner ? { owner: opts.owner } : {}),
     ...(opts.idempotencyKey ? { idempotencyKey: opts.idempotencyKey } : {}),
   });
   const duplicate = job.id !== id;

@@ -34,6 +34,14 @@ export function testStore(name: string, factory: () => { store: JobStore; cleanu
       expect(await store.get(job?.id as string)).toEqual(job);
     });
 
+    it('keeps the owner a job was enqueued with; a job enqueued without one has none', async () => {
+      const [owned, unowned] = await store.enqueue([{ kind: 'k', owner: 'key-a' }, { kind: 'k' }]);
+      expect((await store.get(owned?.id as string))?.owner).toBe('key-a');
+      expect((await store.get(unowned?.id as string))?.owner).toBeNull();
+      const claimed = await store.claim({ workerId: 'w', kinds: ['k'], leaseMs: 1000, limit: 2 });
+      expect(claimed.find((j) => j.id === owned?.id)?.owner).toBe('key-a');
+    });
+
     it('claims a job once: a second claim finds nothing while the lease holds', async () => {
       await store.enqueue([{ kind: 'k', runningStatus: 'processing_x' }]);
       const first = await claimOne();

@@ -20,6 +20,7 @@ export interface JobRow {
   updated_at: number;
   error_type: string | null;
   error_message: string | null;
+  owner: string | null;
 }
 
 export const toJson = (value: unknown): string | null => (value === undefined ? null : JSON.stringify(value));
@@ -44,5 +45,6 @@ export function toRecord(row: JobRow): JobRecord {
     updatedAt: row.updated_at,
     errorType: row.error_type,
     errorMessage: row.error_message,
+    owner: row.owner,
   };
 }

@@ -30,9 +30,15 @@ const UPLOAD_BODY_LIMIT = Math.ceil((MAX_PDF_BYTES * 4) / 3) + 64 * 1024;
 const err = (status: number, description: string) => ({ [status]: { description, schema: labErrorSchema } });
 const statusBody = z.object({ jobId: z.string(), status: z.string() }).loose();
 
-async function labJob(deps: AreaDeps, jobId: string) {
+/**
+ * The lab job with this id. Given an owner (the caller's key), another key's job is not found, so a job id
+ * tells nothing to anyone but its owner; the pre-signed PUT passes none, its signature names the job.
+ */
+async function labJob(deps: AreaDeps, jobId: string, owner?: string | null) {
   const job = await deps.engine.store.get(jobId);
-  if (job?.kind !== 'lab.extract') throw new HttpError(404, 'not_found', `No lab job with id ${jobId}.`);
+  const hidden = owner !== undefined && job?.owner !== owner;
+  if (job?.kind !== 'lab.extract' || hidden)
+    throw new HttpError(404, 'not_found', `No lab job with id ${jobId}.`);
   return job;
 }
 
@@ -147,6 +153,7 @@ export const labArea: Area = {
             filename: body.filename,
             rejectIfPHI: body.rejectIfPHI,
             webhook,
+            ...(req.apiKey ? { owner: req.apiKey.id } : {}),
           });
           reply.status(200);
           return {
@@ -173,6 +180,7 @@ export const labArea: Area = {
           dateOfBirth: body.dateOfBirth,
           rejectIfPHI: body.rejectIfPHI,
           webhook,
+          ...(req.apiKey ? { owner: req.apiKey.id } : {}),
           dedupe:
             typeof idempotency === 'string' && idempotency ? { key: `${subject}:${idempotency}` } : false,
         });
@@ -214,11 +222,11 @@ export const labArea: Area = {
     });
 
     app.get('/extraction/lab/status/:jobId', async (req) =>
-      labStatusBody(await labJob(deps, (req.params as { jobId: string }).jobId)),
+      labStatusBody(await labJob(deps, (req.params as { jobId: string }).jobId, req.apiKey?.id ?? null)),
     );
 
     app.get('/extraction/lab/results/:jobId', async (req, reply) => {
-      const job = await labJob(deps, (req.params as { jobId: string }).jobId);
+      const job = await labJob(deps, (req.params as { jobId: string }).jobId, req.apiKey?.id ?? null);
       const body = labStatusBody(job);
       if (body.status === 'completed') return answerIn(body as ExtractionResults, req, reply);
       if (job.state === 'done' || job.state === 'failed' || job.state === 'cancelled') {

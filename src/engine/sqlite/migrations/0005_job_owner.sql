@@ -1,0 +1,4 @@
+-- The API key a job was submitted under (api_keys.id), or NULL for jobs made without a key (the CLI). The
+-- server answers a job only to its owner; no foreign key, so a revoked or deleted key leaves its jobs readable
+-- by the operator.
+ALTER TABLE jobs ADD COLUMN owner TEXT;
