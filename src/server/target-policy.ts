@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { hasUserinfo, USERINFO_MESSAGE } from '../schemas/credentials.js';
 import { HttpError } from './error-bodies.js';
 
 /** IPv4 ranges a caller must not point the server at: loopback, private, link-local, CGNAT, unspecified. */
@@ -33,6 +34,8 @@ export function checkTargetUrl(value: string, field: string, allowPrivate: boole
   } catch {
     throw new HttpError(422, 'validation_error', `${field}: expected an absolute URL`);
   }
+  // Userinfo would be stored with the job and written wherever the URL is shown.
+  if (hasUserinfo(value)) throw new HttpError(422, 'validation_error', `${field}: ${USERINFO_MESSAGE}`);
   if (allowPrivate) {
     if (url.protocol !== 'https:' && url.protocol !== 'http:') {
       throw new HttpError(422, 'validation_error', `${field}: expected an http(s) URL`);

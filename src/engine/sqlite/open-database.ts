@@ -1,4 +1,13 @@
-import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
+import {
+  accessSync,
+  chmodSync,
+  closeSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  openSync,
+  statSync,
+} from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { StoreError } from '../../errors.js';
@@ -17,12 +26,15 @@ function makeDirs(dir: string): void {
     missing.unshift(current);
     current = dirname(current);
   }
-  for (const d of missing) mkdirSync(d);
+  for (const d of missing) mkdirSync(d, { mode: 0o700 });
 }
 
 function ensureWritableHome(home: string): void {
   try {
+    const isAssayHome = existsSync(join(home, DB_FILENAME));
     makeDirs(home);
+    // A home written by an older assay was created 0755; it holds health data, so only its user may list it.
+    if (isAssayHome) chmodSync(home, 0o700);
     if (!statSync(home).isDirectory()) throw new Error('not a directory');
     accessSync(home, constants.W_OK);
   } catch (cause) {
@@ -30,6 +42,24 @@ function ensureWritableHome(home: string): void {
       cause,
       suggestions: ['Pass --home DIR or set ASSAY_HOME to a writable directory.'],
     });
+  }
+}
+
+/**
+ * The store readable by its user only. SQLite gives the -wal and -shm files the mode of the database file,
+ * so a new file is made 0600 before SQLite opens it, and an existing one (and its companions) is tightened.
+ */
+function ownerOnly(file: string): void {
+  try {
+    closeSync(openSync(file, 'wx', 0o600));
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'EEXIST') throw error;
+  }
+  for (const f of [file, `${file}-wal`, `${file}-shm`]) {
+    // Best effort: a store another user made (shared read-only, say) still opens.
+    try {
+      chmodSync(f, 0o600);
+    } catch {}
   }
 }
 
@@ -42,6 +72,7 @@ export function openDatabase(home: string, opts: { busyTimeoutMs?: number } = {}
   const file = join(home, DB_FILENAME);
   let db: Database.Database | undefined;
   try {
+    ownerOnly(file);
     db = new Database(file);
     db.pragma(`busy_timeout = ${opts.busyTimeoutMs ?? 5000}`);
     db.pragma('journal_mode = WAL');
