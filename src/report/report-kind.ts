@@ -67,6 +67,11 @@ async function generate(p: ReportJobPayload, ctx: JobContext, render: RenderFn):
   };
 }
 
+/** Nothing will be delivered: the callback credential and the storage URL go. */
+function deleteSecrets(p: ReportJobPayload): void {
+  for (const ref of [p.credentialRef, p.storageRef]) if (ref) deleteCredential(p.reportDir, ref);
+}
+
 function deliveryContext(p: ReportJobPayload, job: JobRecord, maxAttempts?: number): ReportDeliveryContext {
   return {
     reportJobId: job.id,
@@ -74,6 +79,7 @@ function deliveryContext(p: ReportJobPayload, job: JobRecord, maxAttempts?: numb
     reportDir: p.reportDir,
     configuration: p.configuration,
     credentialRef: p.credentialRef,
+    storageRef: p.storageRef ?? null,
     maxAttempts: maxAttempts ?? DEFAULT_DELIVERY_ATTEMPTS,
   };
 }
@@ -91,7 +97,7 @@ function reportHandler(opts: ReportKindOptions): JobKind['handler'] {
     try {
       const result = await generate(p, ctx, opts.render);
       const followUps = deliveriesAfterReport(delivery);
-      if (followUps.length === 0 && p.credentialRef) deleteCredential(p.reportDir, p.credentialRef);
+      if (followUps.length === 0) deleteSecrets(p);
       return { status: 'completed', result, followUps };
     } catch (error) {
       if (ctx.signal.aborted) throw error;
@@ -104,7 +110,7 @@ function reportHandler(opts: ReportKindOptions): JobKind['handler'] {
         error_details: { stage: 'generate', attempts: ctx.job.attempts },
       };
       const followUps = deliveriesAfterFailure(delivery, failure);
-      if (followUps.length === 0 && p.credentialRef) deleteCredential(p.reportDir, p.credentialRef);
+      if (followUps.length === 0) deleteSecrets(p);
       return { status: 'failed', result: failure, followUps };
     }
   };
@@ -123,7 +129,7 @@ function failureFollowUps(opts: ReportKindOptions): NonNullable<JobKind['onFinal
       error_details: { stage: 'generate', attempts: job.attempts },
     };
     const followUps = deliveriesAfterFailure(deliveryContext(p, job, opts.deliveryMaxAttempts), failure);
-    if (followUps.length === 0 && p.credentialRef) deleteCredential(p.reportDir, p.credentialRef);
+    if (followUps.length === 0) deleteSecrets(p);
     return followUps;
   };
 }

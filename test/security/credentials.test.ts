@@ -1,7 +1,10 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/server/serve.js';
+import { assay } from '../e2e/cli.js';
 import { tmpHome } from '../engine/support/tmp-home.js';
 import { createKey, startTestServer } from '../server/support/test-server.js';
 
@@ -75,7 +78,47 @@ describe('credentials: refused at request time, never in the store; the store re
     expect((await post('/health-score/report/condensed', reportWith(basic))).status).toBe(202);
   });
 
-  it('no refused credential reached the database or its WAL', () => {
+  it('a pre-signed storage URL is used as given but stored without its signature, and forgotten after', async () => {
+    const puts: string[] = [];
+    const bucket: Server = createServer((req, res) => {
+      puts.push(`${req.method} ${req.url}`);
+      req.resume().on('end', () => res.writeHead(200).end());
+    });
+    await new Promise<void>((resolve) => bucket.listen(0, '127.0.0.1', resolve));
+    const port = (bucket.address() as AddressInfo).port;
+    const signed = `http://127.0.0.1:${port}/bucket/r.pdf?X-Amz-Expires=300&X-Amz-Signature=${MARK}`;
+    try {
+      const res = await post('/health-score/report/condensed', reportWith({ storage_presigned_url: signed }));
+      expect(res.status).toBe(202);
+      const { job_id } = (await res.json()) as { job_id: string };
+      let status = '';
+      for (let i = 0; i < 200 && status !== 'completed' && status !== 'failed'; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        const polled = await fetch(`${server.url}/health-score/report/status/${job_id}`, {
+          headers: { 'x-api-key': key },
+        });
+        status = ((await polled.json()) as { status: string }).status;
+      }
+      expect(status).toBe('completed');
+      expect(puts).toEqual([`PUT /bucket/r.pdf?X-Amz-Expires=300&X-Amz-Signature=${MARK}`]);
+
+      const list = await assay(['jobs', 'list', '--json', '--home', home.dir]);
+      expect(list.exitCode).toBe(0);
+      expect(list.stdout).not.toContain(MARK);
+      const show = await assay(['jobs', 'show', job_id, '--payload', '--json', '--home', home.dir]);
+      expect(show.exitCode).toBe(0);
+      expect(show.stdout).toContain(`127.0.0.1:${port}/bucket/r.pdf`);
+      expect(show.stdout).not.toContain(MARK);
+      // The file that held the URL went with the last delivery.
+      const kept = join(home.dir, 'reports', 'credentials');
+      const files = existsSync(kept) ? readdirSync(kept) : [];
+      expect(files.some((f) => readFileSync(join(kept, f), 'utf8').includes(MARK))).toBe(false);
+    } finally {
+      bucket.close();
+    }
+  });
+
+  it('no credential reached the database or its WAL', () => {
     for (const f of ['assay.db', 'assay.db-wal']) {
       const file = join(home.dir, f);
       if (existsSync(file)) expect(readFileSync(file).includes(MARK)).toBe(false);

@@ -9,6 +9,7 @@ export interface ReportDeliveryContext {
   reportDir: string;
   configuration: Omit<ReportConfiguration, 'auth_token'>;
   credentialRef: string | null;
+  storageRef: string | null;
   maxAttempts?: number;
 }
 
@@ -37,6 +38,7 @@ function base(ctx: ReportDeliveryContext): Omit<DeliveryPayload, 'step'> {
     ...(ctx.configuration.storage_presigned_url
       ? { storageUrl: ctx.configuration.storage_presigned_url }
       : {}),
+    ...(ctx.storageRef ? { storageRef: ctx.storageRef } : {}),
     ...(callbackRef(ctx) ? { callback: callbackRef(ctx) } : {}),
     priorAttempts: 0,
   };
