@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import { onDeliveryFailure } from '../delivery/http.js';
+import { allowPrivateTargets } from '../delivery/target-guard.js';
 import type { Engine } from '../engine/engine.js';
 import { openDatabase } from '../engine/sqlite/open-database.js';
 import { buildApp } from './app.js';
@@ -34,6 +36,9 @@ export async function startServer(engine: Engine, opts: ServeOptions): Promise<R
     allowPrivateTargets: opts.allowPrivateTargets,
     logger: opts.logLevel === 'silent' ? false : { level: opts.logLevel },
   });
+  // Deliveries this process makes follow this server's policy, whatever it was when the job was accepted.
+  allowPrivateTargets(opts.allowPrivateTargets ?? false);
+  const unsubscribe = onDeliveryFailure((failure) => app.log.warn({ delivery: failure }, 'delivery failed'));
   engine.startWorker({ concurrency: opts.workers, leaseMs: opts.leaseMs });
   const url = await app.listen({ host: opts.host, port: opts.port });
   return {
@@ -42,6 +47,7 @@ export async function startServer(engine: Engine, opts: ServeOptions): Promise<R
     async close() {
       await app.close();
       await engine.close();
+      unsubscribe();
       db.close();
     },
   };
