@@ -8,6 +8,7 @@ import { detailErrorBody, labErrorBody, normaliseError } from './error-bodies.js
 import { clientErrorHandler, frameworkErrors } from './framework-errors.js';
 import { type RouteDoc, registerOpenApi } from './openapi.js';
 import { RateLimiter } from './rate-limit.js';
+import { StoreHealth } from './store-health.js';
 
 /** What an area's routes get: the engine, the store's database, limits and the kept-files dir. */
 export interface AreaDeps {
@@ -52,6 +53,8 @@ export interface AppOptions {
   areas?: Area[];
   version?: string;
   allowPrivateTargets?: boolean;
+  /** Where background writers report whether the store takes writes; /readyz reads it. */
+  health?: StoreHealth;
   /** pino options, or false for no request log. Headers carrying credentials are always redacted. */
   logger?: boolean | { level: string };
 }
@@ -98,19 +101,32 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
 
   app.get('/healthz', async () => ({ status: 'ok' }));
-  app.get('/readyz', async (_req, reply) => {
+  const health = opts.health ?? new StoreHealth(opts.db);
+  app.get('/readyz', async (req, reply) => {
+    let problem: string | null;
     try {
-      opts.db.prepare('SELECT 1').get();
-      return { status: 'ready' };
-    } catch {
-      reply.status(503);
-      return { status: 'unavailable' };
+      problem = health.problem();
+    } catch (error) {
+      problem = (error as { code?: string }).code ?? 'error';
     }
+    if (problem === null) return { status: 'ready' };
+    req.log.warn({ store: problem }, 'store not writable');
+    reply.status(503).header('retry-after', '5');
+    return { status: 'unavailable', reason: 'The job store cannot take writes right now.' };
   });
 
-  const limiter = new RateLimiter(opts.db);
+  const limiter = new RateLimiter(opts.db, (error) => {
+    health.report('rate-limits', error);
+    if (error) app.log.error({ store: (error as { code?: string }).code }, 'rate counters not written');
+  });
   // Counted hits are written behind; write the last ones before the database closes.
-  app.addHook('onClose', async () => limiter.flush());
+  app.addHook('onClose', async () => {
+    try {
+      limiter.flush();
+    } catch (error) {
+      app.log.error({ store: (error as { code?: string }).code }, 'last rate counters not written');
+    }
+  });
   const deps: AreaDeps = {
     engine: opts.engine,
     db: opts.db,

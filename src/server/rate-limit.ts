@@ -48,8 +48,13 @@ export class RateLimiter {
   private readonly flushAll;
   private timer: NodeJS.Timeout | undefined;
   private lastPrune = 0;
+  private failures = 0;
 
-  constructor(db: Database.Database) {
+  /** `onFlush` hears each background flush: null when it was written, the error when it was not. */
+  constructor(
+    db: Database.Database,
+    private readonly onFlush?: (error: unknown) => void,
+  ) {
     this.readStmt = db.prepare<[string, string, number], { count: number }>(
       'SELECT count FROM rate_counters WHERE bucket = ? AND subject = ? AND window_start = ?',
     );
@@ -59,20 +64,23 @@ export class RateLimiter {
        RETURNING count`,
     );
     this.pruneStmt = db.prepare('DELETE FROM rate_counters WHERE window_start < ?');
+    // Writes only: the windows change after the commit, so a flush that fails (locked, disk full) loses
+    // no hit and the next one writes them all.
     this.flushAll = db.transaction((now: number) => {
-      for (const w of this.retired) this.save(w);
-      this.retired = [];
-      for (const bySubject of this.current.values()) {
-        for (const [subject, w] of bySubject) {
-          this.save(w);
-          if (w.windowStart + w.windowMs < now) bySubject.delete(subject);
-        }
+      const saved: [Window, number][] = [];
+      for (const w of this.windowsToSave()) {
+        const row = this.addStmt.get(w.bucket, w.subject, w.windowStart, w.unsaved) as { count: number };
+        saved.push([w, row.count]);
       }
-      if (now - this.lastPrune > 60_000) {
-        this.lastPrune = now;
-        this.pruneStmt.run(now - 2 * 86_400_000);
-      }
+      if (now - this.lastPrune > 60_000) this.pruneStmt.run(now - 2 * 86_400_000);
+      return saved;
     });
+  }
+
+  private *windowsToSave(): Generator<Window> {
+    for (const w of this.retired) if (w.unsaved > 0) yield w;
+    for (const bySubject of this.current.values())
+      for (const w of bySubject.values()) if (w.unsaved > 0) yield w;
   }
 
   /** Count one hit against each rule in order, stopping at the first refusal (later rules are not counted). */
@@ -115,23 +123,47 @@ export class RateLimiter {
     };
   }
 
-  /** Write counted hits now (the server calls it on close; tests call it to simulate a restart). */
+  /**
+   * Write counted hits now (the server calls it on close; tests call it to simulate a restart). Throws
+   * when the store cannot take the write; the hits stay counted in memory for the next flush.
+   */
   flush(now = Date.now()): void {
     clearTimeout(this.timer);
     this.timer = undefined;
-    this.flushAll.immediate(now);
+    const saved = this.flushAll.immediate(now);
+    // RETURNING gave each total with other processes' hits, so this process catches up with them.
+    for (const [w, count] of saved) {
+      w.count = count;
+      w.unsaved = 0;
+    }
+    this.retired = [];
+    if (now - this.lastPrune > 60_000) this.lastPrune = now;
+    for (const bySubject of this.current.values())
+      for (const [subject, w] of bySubject) if (w.windowStart + w.windowMs < now) bySubject.delete(subject);
   }
 
-  private save(w: Window): void {
-    if (w.unsaved === 0) return;
-    // RETURNING gives the total with other processes' hits, so this process catches up with them.
-    w.count = (this.addStmt.get(w.bucket, w.subject, w.windowStart, w.unsaved) as { count: number }).count;
-    w.unsaved = 0;
+  /**
+   * The timer's flush. It runs outside any request, so a failure must not escape (an exception in a timer
+   * ends the process): it is reported and retried after a growing pause, up to 5 s.
+   */
+  private flushLater(delayMs: number): void {
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      try {
+        this.flush();
+        this.failures = 0;
+        this.onFlush?.(null);
+      } catch (error) {
+        this.failures += 1;
+        this.onFlush?.(error);
+        this.flushLater(Math.min(5_000, FLUSH_INTERVAL_MS * 2 ** Math.min(this.failures, 5)));
+      }
+    }, delayMs);
+    this.timer.unref();
   }
 
   private scheduleFlush(): void {
     if (this.timer) return;
-    this.timer = setTimeout(() => this.flush(), FLUSH_INTERVAL_MS);
-    this.timer.unref();
+    this.flushLater(FLUSH_INTERVAL_MS);
   }
 }

@@ -2,9 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import { onDeliveryFailure } from '../delivery/http.js';
 import { allowPrivateTargets } from '../delivery/target-guard.js';
 import type { Engine } from '../engine/engine.js';
+import { STATEMENT_BUSY_MS } from '../engine/sqlite/busy.js';
 import { openDatabase } from '../engine/sqlite/open-database.js';
 import { buildApp } from './app.js';
 import { AREAS } from './areas.js';
+import { StoreHealth } from './store-health.js';
 
 export interface ServeOptions {
   home: string;
@@ -26,7 +28,9 @@ export interface RunningServer {
 
 /** `assay serve`: Fastify and workers in one process over one ASSAY_HOME. */
 export async function startServer(engine: Engine, opts: ServeOptions): Promise<RunningServer> {
-  const db = openDatabase(opts.home);
+  // The server's own connection (keys, rate counters, readiness) waits for locks between event-loop turns.
+  const db = openDatabase(opts.home, { busyTimeoutMs: STATEMENT_BUSY_MS });
+  const health = new StoreHealth(db);
   const app = await buildApp({
     engine,
     db,
@@ -34,12 +38,18 @@ export async function startServer(engine: Engine, opts: ServeOptions): Promise<R
     areas: AREAS,
     version: opts.version,
     allowPrivateTargets: opts.allowPrivateTargets,
+    health,
     logger: opts.logLevel === 'silent' ? false : { level: opts.logLevel },
   });
   // Deliveries this process makes follow this server's policy, whatever it was when the job was accepted.
   allowPrivateTargets(opts.allowPrivateTargets ?? false);
   const unsubscribe = onDeliveryFailure((failure) => app.log.warn({ delivery: failure }, 'delivery failed'));
-  engine.startWorker({ concurrency: opts.workers, leaseMs: opts.leaseMs });
+  const worker = engine.startWorker({ concurrency: opts.workers, leaseMs: opts.leaseMs });
+  worker.on('storeError', (error: { code?: string }) => {
+    health.report('workers', error);
+    app.log.error({ store: error.code ?? 'error' }, 'job store write failed; retrying');
+  });
+  worker.on('storeOk', () => health.report('workers', null));
   const url = await app.listen({ host: opts.host, port: opts.port });
   return {
     app,

@@ -74,12 +74,14 @@ export function openDatabase(home: string, opts: { busyTimeoutMs?: number } = {}
   try {
     ownerOnly(file);
     db = new Database(file);
-    db.pragma(`busy_timeout = ${opts.busyTimeoutMs ?? 5000}`);
+    // Opening and migrating may wait for another process's transaction; later statements wait as asked.
+    db.pragma('busy_timeout = 5000');
     db.pragma('journal_mode = WAL');
     // NORMAL in WAL mode is durable across process crashes (SIGKILL); only an OS crash may lose the last commits.
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
     migrate(db);
+    db.pragma(`busy_timeout = ${opts.busyTimeoutMs ?? 5000}`);
     return db;
   } catch (cause) {
     db?.close();
