@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { retryBusy } from '../engine/sqlite/busy.js';
 
 export interface RateRule {
   bucket: string;
@@ -38,6 +39,7 @@ export class RateLimiter {
   private readonly readStmt;
   private readonly addStmt;
   private readonly pruneStmt;
+  private readonly reserveStmt;
   /**
    * The current window per rule bucket and subject. Nested maps on strings the caller already holds, rather
    * than one map on a key built per hit: building and hashing that key was most of a hit's cost.
@@ -64,6 +66,17 @@ export class RateLimiter {
        RETURNING count`,
     );
     this.pruneStmt = db.prepare('DELETE FROM rate_counters WHERE window_start < ?');
+    // One statement, so it is atomic against every other process on the file: the count grows only while
+    // it is under the limit, and no row comes back when it is not.
+    this.reserveStmt = db.prepare<
+      { bucket: string; subject: string; windowStart: number; limit: number },
+      { count: number }
+    >(
+      `INSERT INTO rate_counters (bucket, subject, window_start, count)
+       VALUES (@bucket, @subject, @windowStart, 1)
+       ON CONFLICT (bucket, subject, window_start) DO UPDATE SET count = count + 1 WHERE count < @limit
+       RETURNING count`,
+    );
     // Writes only: the windows change after the commit, so a flush that fails (locked, disk full) loses
     // no hit and the next one writes them all.
     this.flushAll = db.transaction((now: number) => {
@@ -97,6 +110,27 @@ export class RateLimiter {
     return last;
   }
 
+  /**
+   * Take one unit of the limit in the database before the request is accepted: committed before the
+   * answer, so the limit holds across processes sharing the file and across a crash (a write-behind hit
+   * could be lost with the process). For limits on expensive requests (uploads), where a commit per hit
+   * costs nothing next to the work it admits.
+   */
+  async reserve(rule: RateRule, subject: string, now = Date.now()): Promise<RateDecision> {
+    const windowStart = Math.floor(now / rule.windowMs) * rule.windowMs;
+    const row = await retryBusy(() =>
+      this.reserveStmt.get({ bucket: rule.bucket, subject, windowStart, limit: rule.limit }),
+    );
+    const allowed = row !== undefined;
+    return {
+      allowed,
+      limit: rule.limit,
+      remaining: allowed ? Math.max(0, rule.limit - row.count) : 0,
+      retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((windowStart + rule.windowMs - now) / 1000)),
+    };
+  }
+
+  /** Count a hit in memory, written behind (cheap, for high-rate limits; see the class comment). */
   hit(rule: RateRule, subject: string, now = Date.now()): RateDecision {
     const windowStart = Math.floor(now / rule.windowMs) * rule.windowMs;
     let bySubject = this.current.get(rule.bucket);

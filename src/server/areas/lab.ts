@@ -123,7 +123,7 @@ export const labArea: Area = {
         if (!parsed.success) throw new HttpError(400, 'invalid_request', formatZodError(parsed.error));
         const body = parsed.data;
         const subject = req.apiKey?.id ?? 'anonymous';
-        const decision = deps.limiter.hit(limits.uploadsPerHour, subject);
+        const decision = await deps.limiter.reserve(limits.uploadsPerHour, subject);
         if (!decision.allowed) {
           throw new HttpError(
             429,
