@@ -3,7 +3,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Engine } from '../engine/engine.js';
 import type { JobRecord } from '../engine/types.js';
-import { LAB_EXTRACT, type LabExtractPayload } from './job.js';
+import { keepUnlessFails, LAB_EXTRACT, type LabExtractPayload } from './job.js';
 import { labWebhookJob, type WebhookTarget } from './webhook.js';
 import { eventForFailure } from './webhook-events.js';
 
@@ -89,8 +89,7 @@ export async function completePendingUpload(
 ): Promise<JobRecord> {
   const payload = job.payload as LabExtractPayload;
   await mkdir(join(payload.file, '..'), { recursive: true, mode: 0o700 });
-  await writeFile(payload.file, pdf, { mode: 0o600 });
-  return engine.store.releaseHeld(job.id);
+  return keepUnlessFails(payload.file, pdf, () => engine.store.releaseHeld(job.id));
 }
 
 /** A little past the URL's own expiry, so a PUT that started in time is not cut off mid-body. */

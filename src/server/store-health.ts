@@ -3,9 +3,13 @@ import type Database from 'better-sqlite3';
 /** The SQLite result codes that mean the store cannot take writes now (rather than a bad statement). */
 const UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|FULL|IOERR|READONLY|CANTOPEN|CORRUPT|NOTADB)/;
 
+/** File-system codes of a disk that cannot take the write: full, over quota or size limit, read-only, failing. */
+const DISK_UNAVAILABLE = new Set(['ENOSPC', 'EDQUOT', 'EFBIG', 'EROFS', 'EIO']);
+
 export function isStoreUnavailable(error: unknown): boolean {
   const code = (error as { code?: unknown })?.code;
-  return code === 'store_unavailable' || (typeof code === 'string' && UNAVAILABLE.test(code));
+  if (typeof code !== 'string') return false;
+  return code === 'store_unavailable' || UNAVAILABLE.test(code) || DISK_UNAVAILABLE.has(code);
 }
 
 /**

@@ -1,23 +1,11 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tmpHome } from '../engine/support/tmp-home.js';
 import { createKey } from '../server/support/test-server.js';
+import { killAll, serveProcess } from './support/serve-process.js';
 
-const BIN = join(fileURLToPath(new URL('../..', import.meta.url)), 'bin/run.js');
 const LIMIT = 20;
-
-async function freePort(): Promise<number> {
-  const s = createServer().listen(0, '127.0.0.1');
-  await once(s, 'listening');
-  const { port } = s.address() as { port: number };
-  s.close();
-  await once(s, 'close');
-  return port;
-}
 
 /** Issue #17 item 9: the hourly upload limit holds across processes on one home and across kill -9. */
 describe('rate limits: reserved in the store before an upload is accepted (real processes)', () => {
@@ -25,25 +13,8 @@ describe('rate limits: reserved in the store before an upload is accepted (real 
   const children: ChildProcess[] = [];
   let key: string;
 
-  async function serve(): Promise<{ child: ChildProcess; url: string }> {
-    const port = await freePort();
-    const child = spawn(
-      process.execPath,
-      [BIN, 'serve', '--home', home.dir, '--port', String(port), '--workers', '1', '--log-level', 'silent'],
-      { env: { ...process.env, ASSAY_LIMIT_UPLOADS_PER_HOUR: String(LIMIT) } },
-    );
-    children.push(child);
-    let stderr = '';
-    await new Promise<void>((resolve, reject) => {
-      child.stderr?.on('data', (d: Buffer) => {
-        stderr += d.toString();
-        if (stderr.includes('listening on')) resolve();
-      });
-      child.once('exit', (code, signal) => reject(new Error(`serve exited ${code ?? signal}: ${stderr}`)));
-    });
-    child.stdout?.resume();
-    return { child, url: `http://127.0.0.1:${port}` };
-  }
+  const serve = () =>
+    serveProcess(home.dir, children, { env: { ASSAY_LIMIT_UPLOADS_PER_HOUR: String(LIMIT) } });
 
   /** A pre-signed upload request: cheap, and counted against the hourly upload limit like any upload. */
   const upload = async (url: string) =>
@@ -56,7 +27,7 @@ describe('rate limits: reserved in the store before an upload is accepted (real 
     ).status;
 
   afterAll(() => {
-    for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+    killAll(children);
     home.cleanup();
   });
 

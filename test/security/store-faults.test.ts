@@ -1,15 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tmpHome } from '../engine/support/tmp-home.js';
 import { createKey } from '../server/support/test-server.js';
-
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const BIN = join(ROOT, 'bin/run.js');
+import { killAll, ROOT, serveProcess } from './support/serve-process.js';
 
 const report = () => {
   const request = JSON.parse(
@@ -18,45 +13,6 @@ const report = () => {
   request.report_metadata.configuration = { callback_url: 'http://127.0.0.1:9/hook' };
   return JSON.stringify(request);
 };
-
-async function freePort(): Promise<number> {
-  const s = createServer().listen(0, '127.0.0.1');
-  await once(s, 'listening');
-  const { port } = s.address() as { port: number };
-  s.close();
-  await once(s, 'close');
-  return port;
-}
-
-/** `assay serve` as its own process (the built CLI), optionally under a shell limit such as `ulimit -f`. */
-async function serve(home: string, children: ChildProcess[], shellLimit = '') {
-  const port = await freePort();
-  const args = [
-    BIN,
-    'serve',
-    '--home',
-    home,
-    '--port',
-    String(port),
-    '--workers',
-    '1',
-    '--allow-private-targets',
-  ];
-  const child = shellLimit
-    ? spawn('bash', ['-c', `${shellLimit}; exec "$0" "$@" --log-level silent`, process.execPath, ...args])
-    : spawn(process.execPath, [...args, '--log-level', 'silent']);
-  children.push(child);
-  let stderr = '';
-  await new Promise<void>((resolve, reject) => {
-    child.stderr?.on('data', (d: Buffer) => {
-      stderr += d.toString();
-      if (stderr.includes('listening on')) resolve();
-    });
-    child.once('exit', (code, signal) => reject(new Error(`serve exited ${code ?? signal}: ${stderr}`)));
-  });
-  for (const env of [child.stdout, child.stderr]) env?.resume();
-  return { child, url: `http://127.0.0.1:${port}`, stderr: () => stderr };
-}
 
 /** Another process holding the store's write lock (BEGIN IMMEDIATE) for `ms`. */
 async function holdLock(home: string, ms: number, children: ChildProcess[]) {
@@ -89,7 +45,7 @@ describe('store faults: a locked or full database under a running server (real p
   const children: ChildProcess[] = [];
   const homes: { cleanup: () => void }[] = [];
   afterEach(async () => {
-    for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+    killAll(children);
     for (const h of homes.splice(0)) h.cleanup();
   });
 
@@ -97,7 +53,7 @@ describe('store faults: a locked or full database under a running server (real p
     const home = tmpHome('assay-store-lock-');
     homes.push(home);
     const { key } = createKey(home.dir, 'lock');
-    const server = await serve(home.dir, children);
+    const server = await serveProcess(home.dir, children, { flags: ['--allow-private-targets'] });
     const headers = { 'x-api-key': key, 'content-type': 'application/json' };
 
     const locker = await holdLock(home.dir, 8_000, children);
@@ -141,7 +97,10 @@ describe('store faults: a locked or full database under a running server (real p
     const home = tmpHome('assay-store-full-');
     homes.push(home);
     const { key } = createKey(home.dir, 'full');
-    const server = await serve(home.dir, children, 'ulimit -f 1024');
+    const server = await serveProcess(home.dir, children, {
+      shellLimit: 'ulimit -f 1024',
+      flags: ['--allow-private-targets'],
+    });
     const headers = { 'x-api-key': key, 'content-type': 'application/json' };
 
     const statuses: number[] = [];

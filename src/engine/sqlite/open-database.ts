@@ -46,6 +46,23 @@ function ensureWritableHome(home: string): void {
 }
 
 /**
+ * SQLite takes a zero-byte file for a new, empty database. In a fresh home that is what it is; in a home
+ * that has been used (uploads, reports, keys, a WAL) it is a store that was truncated, and opening it
+ * would silently start over while the jobs it held are lost.
+ */
+function refuseEmptyStoreInUsedHome(home: string, file: string): void {
+  if (!existsSync(file) || statSync(file).size > 0) return;
+  const used = ['uploads', 'reports', 'keys', `${DB_FILENAME}-wal`].some((f) => existsSync(join(home, f)));
+  if (!used) return;
+  throw new StoreError(`The job store ${file} is empty (0 bytes) although this home has been used.`, {
+    suggestions: [
+      'Restore it from a backup, or move it aside to start a new store (its jobs are gone).',
+      'Or pass --home DIR.',
+    ],
+  });
+}
+
+/**
  * The store readable by its user only. SQLite gives the -wal and -shm files the mode of the database file,
  * so a new file is made 0600 before SQLite opens it, and an existing one (and its companions) is tightened.
  */
@@ -70,6 +87,7 @@ function ownerOnly(file: string): void {
 export function openDatabase(home: string, opts: { busyTimeoutMs?: number } = {}): Database.Database {
   ensureWritableHome(home);
   const file = join(home, DB_FILENAME);
+  refuseEmptyStoreInUsedHome(home, file);
   let db: Database.Database | undefined;
   try {
     ownerOnly(file);

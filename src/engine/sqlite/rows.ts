@@ -24,7 +24,17 @@ export interface JobRow {
 }
 
 export const toJson = (value: unknown): string | null => (value === undefined ? null : JSON.stringify(value));
-const fromJson = (text: string | null): unknown => (text === null ? null : JSON.parse(text));
+/** What a payload or result reads as when its stored JSON is damaged: the row stays listable. */
+export const UNREADABLE_JSON = { unreadable: 'The stored JSON of this job could not be read.' } as const;
+
+function fromJson(text: string | null): unknown {
+  if (text === null) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return UNREADABLE_JSON;
+  }
+}
 
 export function toRecord(row: JobRow): JobRecord {
   return {

@@ -8,6 +8,7 @@ import {
   expireStaleUploads,
 } from '../../lab/presigned-upload.js';
 import { type ExtractionResults, labStatusBody } from '../../lab/status-body.js';
+import { storedUploadName } from '../../lab/upload-name.js';
 import type { WebhookTarget } from '../../lab/webhook.js';
 import { formatZodError } from '../../schemas/errors.js';
 import {
@@ -150,7 +151,7 @@ export const labArea: Area = {
           const base = publicBase ?? `${req.protocol}://${req.host}`;
           const pending = await createPendingUpload(deps.engine, deps.home, {
             baseUrl: base,
-            filename: body.filename,
+            filename: storedUploadName(body.filename),
             rejectIfPHI: body.rejectIfPHI,
             webhook,
             ...(req.apiKey ? { owner: req.apiKey.id } : {}),
@@ -176,7 +177,7 @@ export const labArea: Area = {
         const idempotency = req.headers['idempotency-key'];
         const job = await submitLabFile(deps.engine, deps.home, {
           pdf,
-          filename: body.filename ?? 'upload.pdf',
+          filename: storedUploadName(body.filename),
           dateOfBirth: body.dateOfBirth,
           rejectIfPHI: body.rejectIfPHI,
           webhook,
