@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { FileIdentity, IntegrityCheck } from '../engine/sqlite/file-check.js';
 
 /** The SQLite result codes that mean the store cannot take writes now (rather than a bad statement). */
 const UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|FULL|IOERR|READONLY|CANTOPEN|CORRUPT|NOTADB)/;
@@ -21,10 +22,14 @@ export class StoreHealth {
   private readonly failing = new Map<string, string>();
   private readonly begin;
   private readonly rollback;
+  private readonly identity: FileIdentity;
+  private readonly integrity: IntegrityCheck;
 
   constructor(private readonly db: Database.Database) {
     this.begin = db.prepare('BEGIN IMMEDIATE');
     this.rollback = db.prepare('ROLLBACK');
+    this.identity = new FileIdentity(db.name);
+    this.integrity = new IntegrityCheck(db.name);
   }
 
   /** `error` null: this writer's last write went through. */
@@ -37,6 +42,9 @@ export class StoreHealth {
   problem(): string | null {
     const [first] = this.failing.values();
     if (first) return first;
+    const moved = this.identity.problem();
+    if (moved) return moved;
+    if (!this.integrity.ok()) return 'store_corrupt';
     // Taking the write lock and letting go at once: another process's long transaction shows here.
     try {
       this.begin.run();

@@ -1,10 +1,12 @@
 import type Database from 'better-sqlite3';
+import { StoreError } from '../../errors.js';
 import type { JobStore } from '../store.js';
 import type { ClaimedJob, JobError, JobOutcome, JobRecord, ListFilter, NewJob } from '../types.js';
 import { prepareAdmin } from './admin.js';
 import { retryBusy, STATEMENT_BUSY_MS } from './busy.js';
 import { prepareClaim } from './claim.js';
 import { prepareEnqueue } from './enqueue.js';
+import { FileIdentity } from './file-check.js';
 import { prepareFinish } from './finish.js';
 import { openDatabase } from './open-database.js';
 
@@ -20,9 +22,11 @@ export class SqliteStore implements JobStore {
   private readonly finish;
   private readonly admin;
   private readonly failHeldTx;
+  private readonly identity: FileIdentity;
 
   constructor(home: string) {
     this.db = openDatabase(home, { busyTimeoutMs: STATEMENT_BUSY_MS });
+    this.identity = new FileIdentity(this.db.name);
     const enqueue = prepareEnqueue(this.db);
     this.enqueueJobs = this.db.transaction(enqueue);
     // Both claim statements in one transaction, so a retried claim never leaves the first one's rows taken.
@@ -41,7 +45,20 @@ export class SqliteStore implements JobStore {
     });
   }
 
+  /**
+   * New work is refused once the file was deleted or replaced: SQLite would go on writing to the unlinked
+   * inode, and every job accepted there is lost at the next start.
+   */
+  private assertFileIntact(): void {
+    const problem = this.identity.problem();
+    if (problem)
+      throw new StoreError(
+        `The job store ${this.db.name} was ${problem === 'store_file_missing' ? 'deleted' : 'replaced'} while in use; new jobs are refused until the service restarts.`,
+      );
+  }
+
   async enqueue(jobs: NewJob[]): Promise<JobRecord[]> {
+    this.assertFileIntact();
     return retryBusy(() => this.enqueueJobs.immediate(jobs, Date.now()));
   }
 
@@ -97,6 +114,7 @@ export class SqliteStore implements JobStore {
   }
 
   async releaseHeld(id: string, payload?: unknown): Promise<JobRecord> {
+    this.assertFileIntact();
     return retryBusy(() => this.admin.releaseHeld(id, payload, Date.now()));
   }
 
