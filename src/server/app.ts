@@ -4,8 +4,10 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Engine } from '../engine/engine.js';
 import { ApiKeys, SERVER_KEY_CACHE_MS } from './api-keys.js';
 import { registerAuth } from './auth.js';
+import { capConnectionsPerIp } from './connection-cap.js';
 import { detailErrorBody, labErrorBody, normaliseError } from './error-bodies.js';
 import { clientErrorHandler, frameworkErrors } from './framework-errors.js';
+import { connectionLimitsFromEnv } from './limits.js';
 import { type RouteDoc, registerOpenApi } from './openapi.js';
 import { RateLimiter } from './rate-limit.js';
 import { StoreHealth } from './store-health.js';
@@ -64,6 +66,7 @@ export interface AppOptions {
  * boundary: lab routes (/extraction) answer `{error, message, timestamp, requestId}`, the rest `{detail}`.
  */
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
+  const connections = connectionLimitsFromEnv();
   const app = Fastify({
     genReqId: () => randomUUID(),
     logger:
@@ -76,7 +79,14 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     // Router and HTTP-parser errors get the SPEC.md bodies too, not Fastify's own shape.
     frameworkErrors,
     clientErrorHandler,
+    requestTimeout: connections.requestTimeoutMs,
+    // Node enforces the timeouts on a periodic sweep (30 s by default); a short limit needs a shorter sweep.
+    http: {
+      headersTimeout: Math.min(60_000, connections.requestTimeoutMs),
+      connectionsCheckingInterval: Math.min(30_000, Math.max(250, connections.requestTimeoutMs / 4)),
+    },
   });
+  capConnectionsPerIp(app.server, connections.maxConnectionsPerIp);
   const keys = new ApiKeys(opts.db, SERVER_KEY_CACHE_MS);
   // The pre-signed upload URL carries its own HMAC signature instead of an API key.
   registerAuth(app, keys, {
