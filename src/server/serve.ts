@@ -4,9 +4,16 @@ import { allowPrivateTargets } from '../delivery/target-guard.js';
 import type { Engine } from '../engine/engine.js';
 import { STATEMENT_BUSY_MS } from '../engine/sqlite/busy.js';
 import { openDatabase } from '../engine/sqlite/open-database.js';
+import { LAB_WEBHOOK_KIND } from '../lab/webhook.js';
+import { DELIVERY_KIND } from '../report/delivery/payload.js';
 import { buildApp } from './app.js';
 import { AREAS } from './areas.js';
 import { StoreHealth } from './store-health.js';
+
+/** Job kinds that only send HTTP requests: cheap in CPU, and run beside the heavy work, never behind it. */
+const DELIVERY_KINDS: readonly string[] = [LAB_WEBHOOK_KIND, DELIVERY_KIND];
+/** Slots for deliveries; each mostly waits on a receiver (up to 15 s). */
+const DELIVERY_WORKERS = 4;
 
 export interface ServeOptions {
   home: string;
@@ -44,12 +51,21 @@ export async function startServer(engine: Engine, opts: ServeOptions): Promise<R
   // Deliveries this process makes follow this server's policy, whatever it was when the job was accepted.
   allowPrivateTargets(opts.allowPrivateTargets ?? false);
   const unsubscribe = onDeliveryFailure((failure) => app.log.warn({ delivery: failure }, 'delivery failed'));
-  const worker = engine.startWorker({ concurrency: opts.workers, leaseMs: opts.leaseMs });
-  worker.on('storeError', (error: { code?: string }) => {
-    health.report('workers', error);
-    app.log.error({ store: error.code ?? 'error' }, 'job store write failed; retrying');
-  });
-  worker.on('storeOk', () => health.report('workers', null));
+  // Deliveries (webhooks, callbacks) get workers of their own: a pool full of long extractions must not
+  // hold back the notice that another job has ended.
+  const deliveries = engine.registry.names().filter((k) => DELIVERY_KINDS.includes(k));
+  const others = engine.registry.names().filter((k) => !DELIVERY_KINDS.includes(k));
+  const workers = [
+    engine.startWorker({ concurrency: opts.workers, leaseMs: opts.leaseMs, kinds: others }),
+    engine.startWorker({ concurrency: DELIVERY_WORKERS, leaseMs: opts.leaseMs, kinds: deliveries }),
+  ];
+  for (const [i, worker] of workers.entries()) {
+    worker.on('storeError', (error: { code?: string }) => {
+      health.report(`workers-${i}`, error);
+      app.log.error({ store: error.code ?? 'error' }, 'job store write failed; retrying');
+    });
+    worker.on('storeOk', () => health.report(`workers-${i}`, null));
+  }
   const url = await app.listen({ host: opts.host, port: opts.port });
   return {
     app,

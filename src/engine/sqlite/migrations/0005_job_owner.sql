@@ -2,3 +2,6 @@
 -- server answers a job only to its owner; no foreign key, so a revoked or deleted key leaves its jobs readable
 -- by the operator.
 ALTER TABLE jobs ADD COLUMN owner TEXT;
+-- The claim takes the least recently active owner's job first (round robin across keys); this finds each
+-- owner's last activity without reading its history.
+CREATE INDEX jobs_owner_activity ON jobs (owner, updated_at);
