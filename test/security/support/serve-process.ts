@@ -29,7 +29,7 @@ export interface ServeProcess {
 export async function serveProcess(
   home: string,
   children: ChildProcess[],
-  opts: { shellLimit?: string; env?: Record<string, string>; flags?: string[] } = {},
+  opts: { shellLimit?: string; env?: Record<string, string>; flags?: string[]; workers?: number } = {},
 ): Promise<ServeProcess> {
   const port = await freePort();
   const args = [
