@@ -1,3 +1,6 @@
+import { type Exchanged, type ExchangeInit, exchange } from './exchange.js';
+import { TargetRefusedError } from './target-guard.js';
+
 /** What one HTTP delivery attempt came to, in the terms the retry logic needs. */
 export interface AttemptResult {
   ok: boolean;
@@ -44,41 +47,83 @@ export interface SendOptions {
   forbidden?: { type: string; message: string };
 }
 
+export interface DeliveryFailure {
+  /** The target without query or userinfo. */
+  target: string;
+  /** The error's code (ECONNREFUSED, ETARGETREFUSED, ERR_TLS_CERT_ALTNAME_INVALID...) or name. */
+  code: string;
+  /** The address and port a connect error names, for the operator. */
+  address?: string;
+  port?: number;
+}
+
+const failureListeners = new Set<(failure: DeliveryFailure) => void>();
+
+/**
+ * Be told the detail of each delivery that got no HTTP answer. Callers only ever see a generic message (the
+ * detail would make deliveries a port scanner); the server writes this to its log. Returns the unsubscribe.
+ */
+export function onDeliveryFailure(listener: (failure: DeliveryFailure) => void): () => void {
+  failureListeners.add(listener);
+  return () => failureListeners.delete(listener);
+}
+
+function reportFailure(url: string, error: unknown): void {
+  const e = error as { code?: string; name?: string; address?: string; port?: number; cause?: unknown };
+  const inner = (e.cause ?? e) as typeof e;
+  const failure: DeliveryFailure = {
+    target: redactUrl(url),
+    code: inner.code ?? e.code ?? inner.name ?? 'Error',
+    ...(inner.address ? { address: inner.address } : {}),
+    ...(inner.port ? { port: inner.port } : {}),
+  };
+  for (const listener of failureListeners) listener(failure);
+}
+
 /**
  * One HTTP request: 2xx is success; redirects are not followed (a 3xx is a failure, as following one could
- * send the body or credential elsewhere); only `timeoutMs` is allowed for the whole exchange.
+ * send the body or credential elsewhere); only `timeoutMs` is allowed for the whole exchange. The target's
+ * address must pass the target policy when the connection is made. Without an HTTP answer the caller gets
+ * one generic message whatever happened (refused, timed out, TLS): which it was is for the operator's log.
  */
 export async function sendOnce(
   url: string,
-  init: { method: 'PUT' | 'POST'; headers: Record<string, string>; body: Uint8Array<ArrayBuffer> | string },
+  init: ExchangeInit,
   opts: SendOptions = {},
 ): Promise<AttemptResult> {
   const timeout = AbortSignal.timeout(opts.timeoutMs ?? DELIVERY_TIMEOUT_MS);
   const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
-  let response: Response;
+  let response: Exchanged;
   try {
-    response = await fetch(url, { ...init, redirect: 'manual', signal });
-    // Drain the body so the connection is released; its content is not needed.
-    await response.arrayBuffer().catch(() => undefined);
+    response = await exchange(url, init, signal);
   } catch (error) {
     if (opts.signal?.aborted) throw opts.signal.reason;
-    const timedOut = timeout.aborted;
+    reportFailure(url, error);
+    if (error instanceof TargetRefusedError) {
+      return {
+        ok: false,
+        status: null,
+        final: true,
+        retryAfterMs: null,
+        errorType: 'DeliveryTargetRefused',
+        message: error.message,
+      };
+    }
     return {
       ok: false,
       status: null,
       final: false,
       retryAfterMs: null,
-      errorType: timedOut ? 'DeliveryTimeout' : 'DeliveryNetworkError',
-      message: timedOut
-        ? `No response from ${redactUrl(url)} within ${(opts.timeoutMs ?? DELIVERY_TIMEOUT_MS) / 1000} s.`
-        : `Could not reach ${redactUrl(url)}: ${((error as Error).cause as Error | undefined)?.message ?? (error as Error).message}`,
+      errorType: 'DeliveryNetworkError',
+      message: `No HTTP answer from ${redactUrl(url)}: the connection failed or timed out.`,
     };
   }
   const { status } = response;
   if (status >= 200 && status < 300) {
     return { ok: true, status, final: false, retryAfterMs: null, errorType: null, message: null };
   }
-  const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
+  const retryAfter = response.headers['retry-after'];
+  const retryAfterMs = parseRetryAfter(typeof retryAfter === 'string' ? retryAfter : null);
   if (status === 403 && opts.forbidden) {
     return {
       ok: false,

@@ -7,8 +7,13 @@ import type { ClaimedJob, JobError, JobOutcome, JobRecord, ListFilter, NewJob } 
  * worker whose lease expired cannot overwrite the job's next owner.
  */
 export interface JobStore {
+  /** Each job keeps the owner it was given (null without one); follow-ups name their own. */
   enqueue(jobs: NewJob[]): Promise<JobRecord[]>;
-  /** Atomically take up to `limit` ready jobs (or running jobs whose lease expired) of the given kinds. */
+  /**
+   * Atomically take up to `limit` ready jobs (or running jobs whose lease expired) of the given kinds. Ready
+   * jobs are taken round robin across owners, counting each owner's running jobs, oldest due first within
+   * an owner: one key's backlog never queues another key's job behind all of it.
+   */
   claim(opts: {
     workerId: string;
     kinds: string[];

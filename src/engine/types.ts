@@ -24,6 +24,8 @@ export interface JobRecord {
   updatedAt: number;
   errorType: string | null;
   errorMessage: string | null;
+  /** The API key the job was submitted under; null when made without one (the CLI). */
+  owner: string | null;
 }
 
 /** A job as a worker holds it: the row plus the fencing token every later write must present. */
@@ -46,6 +48,8 @@ export interface NewJob {
   idempotencyKey?: string;
   parentId?: string;
   id?: string;
+  /** The API key submitting the job: only that key may read it through the server. */
+  owner?: string;
 }
 
 /** How a handler ended its job: a SPEC.md terminal status, a result, and deliveries to send after it. */

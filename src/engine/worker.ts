@@ -66,6 +66,8 @@ export class Worker extends EventEmitter {
   /** A wake that came while the worker was not idle (mid-claim): the next idle() returns at once. */
   private woken = false;
   private unsubscribe: (() => void) | undefined;
+  private lastSweep = 0;
+  private storeFailing = false;
 
   constructor(
     private readonly store: JobStore,
@@ -113,55 +115,74 @@ export class Worker extends EventEmitter {
     await Promise.race([Promise.allSettled(pending.map((p) => p.done)), timer]);
     for (const { job, abort } of this.inFlight.values()) {
       abort.abort(new LeaseLostError('worker shutting down'));
-      // Unreachable store: the job stays ours until the lease runs out, then another worker takes it.
+      // A store that cannot take the release lets the lease expire instead.
       await this.store.release(job.id, job.lockToken).catch(() => false);
     }
     await Promise.allSettled([...this.inFlight.values()].map((p) => p.done));
   }
 
+  /**
+   * The claim loop. A store that cannot be written (locked past the store's own retries, disk full, I/O
+   * error) must not end the process: the loop reports it (`storeError`), waits longer each time up to 5 s,
+   * and tries again; `storeOk` says the store answered again.
+   */
   private async run(): Promise<void> {
-    let lastSweep = 0;
+    let failures = 0;
     while (this.running) {
       try {
-        const now = Date.now();
-        if (now - lastSweep > this.leaseMs) {
-          lastSweep = now;
-          await this.store.failExhaustedLeases(
-            now,
-            (job, error) => this.registry.get(job.kind)?.onFinalFailure?.(job, error) ?? [],
-          );
+        await this.turn();
+        failures = 0;
+        if (this.storeFailing) {
+          this.storeFailing = false;
+          this.emit('storeOk');
         }
-        const free = this.concurrency - this.inFlight.size;
-        // Claim in batches: with most slots still busy, wait for more to free up (a finishing job wakes us).
-        if (free === 0 || (this.inFlight.size > 0 && free < Math.ceil(this.concurrency / 2))) {
-          await this.idle();
-          continue;
-        }
-        const jobs = await this.store.claim({
-          workerId: this.id,
-          kinds: this.kinds,
-          leaseMs: this.leaseMs,
-          limit: free,
-        });
-        for (const job of jobs) this.execute(job);
-        if (jobs.length < free) await this.idle();
-      } catch (err) {
-        // A networked store can be unreachable for a while (PostgreSQL restarting, a dropped connection):
-        // nothing was claimed, so wait a poll and try again rather than end the worker.
-        this.emit('storeError', err);
+      } catch (error) {
+        failures += 1;
+        this.storeError(error);
         this.woken = false;
-        await this.idle();
+        await this.idle(Math.min(5_000, 100 * 2 ** Math.min(failures, 6)));
       }
     }
   }
 
-  private idle(): Promise<void> {
+  /** One pass: the lease sweep when due, then a claim of as many jobs as there are free slots. */
+  private async turn(): Promise<void> {
+    const now = Date.now();
+    if (now - this.lastSweep > this.leaseMs) {
+      this.lastSweep = now;
+      await this.store.failExhaustedLeases(
+        now,
+        (job, error) => this.registry.get(job.kind)?.onFinalFailure?.(job, error) ?? [],
+      );
+    }
+    const free = this.concurrency - this.inFlight.size;
+    // Claim in batches: with most slots still busy, wait for more to free up (a finishing job wakes us).
+    if (free === 0 || (this.inFlight.size > 0 && free < Math.ceil(this.concurrency / 2))) {
+      await this.idle();
+      return;
+    }
+    const jobs = await this.store.claim({
+      workerId: this.id,
+      kinds: this.kinds,
+      leaseMs: this.leaseMs,
+      limit: free,
+    });
+    for (const job of jobs) this.execute(job);
+    if (jobs.length < free) await this.idle();
+  }
+
+  private storeError(error: unknown): void {
+    this.storeFailing = true;
+    this.emit('storeError', error);
+  }
+
+  private idle(ms = this.pollMs): Promise<void> {
     if (this.woken) {
       this.woken = false;
       return Promise.resolve();
     }
     return new Promise((resolve) => {
-      const timer = setTimeout(done, this.pollMs);
+      const timer = setTimeout(done, ms);
       const self = this;
       function done() {
         clearTimeout(timer);
@@ -174,11 +195,11 @@ export class Worker extends EventEmitter {
 
   private execute(job: ClaimedJob): void {
     const abort = new AbortController();
-    // A rejection here means the store could not be reached to record the outcome: the lease then runs out
-    // and the job is claimed again (at-least-once), so there is nothing more to do in this process.
     const done = this.runHandler(job, abort)
-      .catch((err) => {
-        this.emit('storeError', err);
+      .catch((error: unknown) => {
+        // The store refused the job's last write: the lease runs out and the job is claimed again.
+        this.storeError(error);
+        this.settle(job, 'lost', job.status);
       })
       .finally(() => {
         this.inFlight.delete(job.id);
@@ -191,28 +212,31 @@ export class Worker extends EventEmitter {
     const kind = this.registry.get(job.kind);
     const heartbeat = setInterval(
       async () => {
-        // An unreachable store is not a lost lease: keep working and try again at the next beat.
-        const held = await this.store
-          .heartbeat(job.id, job.lockToken, Date.now() + this.leaseMs)
-          .catch(() => true);
-        if (!held) abort.abort(new LeaseLostError(`lease on ${job.id} lost`));
+        try {
+          const held = await this.store.heartbeat(job.id, job.lockToken, Date.now() + this.leaseMs);
+          if (!held) abort.abort(new LeaseLostError(`lease on ${job.id} lost`));
+        } catch (error) {
+          // A missed beat is not a lost lease; the next one may get through before it expires.
+          this.storeError(error);
+        }
       },
       Math.max(50, Math.floor(this.leaseMs / 3)),
     );
+    let outcome: JobOutcome | undefined;
     try {
       if (!kind)
         throw new PermanentJobError('UnknownJobKind', `No handler is registered for job kind ${job.kind}.`);
-      const outcome = await this.withTimeout(kind, job, abort);
-      clearInterval(heartbeat);
-      const owned = await this.store.complete(job.id, job.lockToken, outcome ?? {});
-      this.settle(job, owned ? 'done' : 'lost', outcome?.status ?? 'completed');
+      outcome = await this.withTimeout(kind, job, abort);
     } catch (err) {
       clearInterval(heartbeat);
       if (abort.signal.reason instanceof LeaseLostError) return this.settle(job, 'lost', job.status);
-      await this.recordFailure(job, kind, err);
+      return this.recordFailure(job, kind, err);
     } finally {
       clearInterval(heartbeat);
     }
+    // A store error here is not the handler's failure: execute() treats the job as lost.
+    const owned = await this.store.complete(job.id, job.lockToken, outcome ?? {});
+    this.settle(job, owned ? 'done' : 'lost', outcome?.status ?? 'completed');
   }
 
   private async recordFailure(job: ClaimedJob, kind: JobKind | undefined, err: unknown): Promise<void> {

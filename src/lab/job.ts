@@ -56,6 +56,8 @@ export interface LabSubmission {
    * The HTTP API turns this off: every upload is a new job unless the caller sends an Idempotency-Key.
    */
   dedupe?: boolean | { key: string };
+  /** The API key submitting through `assay serve`; only it may read the job there. */
+  owner?: string;
 }
 
 export const REJECTED_PHI_MESSAGE =
@@ -88,21 +90,35 @@ export async function submitLabFile(
   // The copy is written before the job exists, so a worker in another process never claims a job whose
   // file is not there yet.
   await mkdir(dirname(file), { recursive: true, mode: 0o700 });
-  await writeFile(file, submission.pdf, { mode: 0o600 });
   const dedupe = submission.dedupe ?? true;
-  const job = await engine.enqueue(LAB_EXTRACT, payload, {
-    id,
-    ...(dedupe === false
-      ? {}
-      : {
-          idempotencyKey:
-            dedupe === true
-              ? idempotencyKey(submission, dob && key ? dobTag(dob, key) : '')
-              : `caller:${dedupe.key}`,
-        }),
-  });
+  // A copy whose job was never stored (disk full, store locked) would stay in uploads/ with its PHI.
+  const job = await keepUnlessFails(file, submission.pdf, () =>
+    engine.enqueue(LAB_EXTRACT, payload, {
+      id,
+      ...(submission.owner ? { owner: submission.owner } : {}),
+      ...(dedupe === false
+        ? {}
+        : {
+            idempotencyKey:
+              dedupe === true
+                ? idempotencyKey(submission, dob && key ? dobTag(dob, key) : '')
+                : `caller:${dedupe.key}`,
+          }),
+    }),
+  );
   if (job.id !== id) await rm(file, { force: true });
   return job;
+}
+
+/** Write the uploaded copy, then run `next`; when either fails, no part of the copy is left behind. */
+export async function keepUnlessFails<T>(file: string, pdf: Uint8Array, next: () => Promise<T>): Promise<T> {
+  try {
+    await writeFile(file, pdf, { mode: 0o600 });
+    return await next();
+  } catch (error) {
+    await rm(file, { force: true });
+    throw error;
+  }
 }
 
 export function checkDob(value: string): string {

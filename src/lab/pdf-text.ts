@@ -10,6 +10,7 @@ import {
   Util,
   VerbosityLevel,
 } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { budgetFromEnv, checkInflatedSize, DocumentTooComplexError } from './document-budget.js';
 import { InvalidPdfError } from './errors.js';
 import { buildLines, type LayoutOptions, type Line, round, type TextItem } from './layout.js';
 
@@ -32,8 +33,11 @@ const HEADER_WINDOW = 1024;
 
 export async function extractLayout(pdf: Uint8Array, options: LayoutOptions = {}): Promise<DocumentLayout> {
   checkHeader(pdf);
+  const budget = budgetFromEnv();
+  await checkInflatedSize(pdf, budget.maxInflatedBytes);
   const doc = await open(pdf);
   try {
+    if (doc.numPages > budget.maxPages) throw new DocumentTooComplexError();
     const pages: PageLayout[] = [];
     for (let n = 1; n <= doc.numPages; n++) pages.push(await readPage(doc, n, options));
     return { pages, hasTextLayer: pages.some((page) => page.items.length > 0) };
@@ -110,8 +114,8 @@ async function textItems(page: PDFPageProxy, viewportTransform: number[]): Promi
   return items;
 }
 
-function asInvalidPdf(error: unknown): InvalidPdfError {
-  if (error instanceof InvalidPdfError) return error;
+function asInvalidPdf(error: unknown): InvalidPdfError | DocumentTooComplexError {
+  if (error instanceof InvalidPdfError || error instanceof DocumentTooComplexError) return error;
   const name = error instanceof Error ? error.name : 'UnknownError';
   return new InvalidPdfError(name === 'PasswordException' ? 'password_protected' : 'malformed', name);
 }

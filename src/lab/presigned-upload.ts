@@ -3,7 +3,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Engine } from '../engine/engine.js';
 import type { JobRecord } from '../engine/types.js';
-import { LAB_EXTRACT, type LabExtractPayload } from './job.js';
+import { keepUnlessFails, LAB_EXTRACT, type LabExtractPayload } from './job.js';
 import { labWebhookJob, type WebhookTarget } from './webhook.js';
 import { eventForFailure } from './webhook-events.js';
 
@@ -32,7 +32,14 @@ const sign = (key: Buffer, jobId: string, expires: number) =>
 export async function createPendingUpload(
   engine: Engine,
   home: string,
-  opts: { baseUrl: string; filename?: string; rejectIfPHI?: boolean; webhook?: WebhookTarget; now?: number },
+  opts: {
+    baseUrl: string;
+    filename?: string;
+    rejectIfPHI?: boolean;
+    webhook?: WebhookTarget;
+    owner?: string;
+    now?: number;
+  },
 ): Promise<{ job: JobRecord; uploadUrl: string; expiresAt: number }> {
   const id = randomUUID();
   const payload: LabExtractPayload = {
@@ -42,7 +49,12 @@ export async function createPendingUpload(
     anyLab: false,
     ...(opts.webhook ? { webhook: opts.webhook } : {}),
   };
-  const job = await engine.enqueue(LAB_EXTRACT, payload, { id, held: true, heldStatus: 'pending_upload' });
+  const job = await engine.enqueue(LAB_EXTRACT, payload, {
+    id,
+    held: true,
+    heldStatus: 'pending_upload',
+    ...(opts.owner ? { owner: opts.owner } : {}),
+  });
   const expiresAt = (opts.now ?? Date.now()) + UPLOAD_URL_TTL_MS;
   const signature = sign(await signingKey(home), id, expiresAt);
   return {
@@ -77,8 +89,7 @@ export async function completePendingUpload(
 ): Promise<JobRecord> {
   const payload = job.payload as LabExtractPayload;
   await mkdir(join(payload.file, '..'), { recursive: true, mode: 0o700 });
-  await writeFile(payload.file, pdf, { mode: 0o600 });
-  return engine.store.releaseHeld(job.id);
+  return keepUnlessFails(payload.file, pdf, () => engine.store.releaseHeld(job.id));
 }
 
 /** A little past the URL's own expiry, so a PUT that started in time is not cut off mid-body. */

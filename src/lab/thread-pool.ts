@@ -5,8 +5,10 @@
  * lease, shutdown) has its thread terminated, as that is the only way to stop a parser stuck in a hostile
  * PDF; a fresh thread takes its place on demand.
  */
+
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import { DocumentTooComplexError } from './document-budget.js';
 import type { PipelineOutcome, PipelineRequest, PipelineStage } from './pipeline.js';
 import type { ThreadReply, ThreadTask } from './thread-worker.js';
 
@@ -52,12 +54,19 @@ interface Slot {
  */
 function newWorker(): Worker {
   const here = import.meta.url;
-  if (!here.endsWith('.ts')) return new Worker(new URL('./thread-worker.js', here));
+  // A bound on each thread's JavaScript heap, so one document cannot take the process's memory with it.
+  const resourceLimits = { maxOldGenerationSizeMb: threadHeapMb() };
+  if (!here.endsWith('.ts')) return new Worker(new URL('./thread-worker.js', here), { resourceLimits });
   // Resolved here, where the package is known to be installed; the ESM entry, not require()'s.
   const tsxApi = import.meta.resolve('tsx/esm/api');
   const script = new URL('./thread-worker.ts', here).href;
   const bootstrap = `import(${JSON.stringify(tsxApi)}).then((m) => m.tsImport(${JSON.stringify(script)}, ${JSON.stringify(here)}))`;
-  return new Worker(bootstrap, { eval: true });
+  return new Worker(bootstrap, { eval: true, resourceLimits });
+}
+
+function threadHeapMb(): number {
+  const env = Number(process.env.ASSAY_THREAD_HEAP_MB);
+  return Number.isInteger(env) && env > 0 ? env : 1024;
 }
 
 export function defaultThreadCount(): number {
@@ -165,8 +174,12 @@ export class ThreadPool {
     this.slots.splice(index, 1);
     const pending = slot.current;
     slot.current = undefined;
+    // Out of its heap limit, the thread's own document is what filled it: retrying cannot help.
+    const tooBig = (error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY';
     pending?.reject(
-      new ThreadTaskError(THREAD_CRASHED, `The extraction thread stopped unexpectedly (${error.name}).`),
+      tooBig
+        ? new ThreadTaskError('document_too_complex', new DocumentTooComplexError().message)
+        : new ThreadTaskError(THREAD_CRASHED, `The extraction thread stopped unexpectedly (${error.name}).`),
     );
     if (!this.closed) this.dispatch();
   }

@@ -30,6 +30,11 @@ export interface ReportJobPayload {
   configuration: ConfigWithoutToken;
   reportDir: string;
   credentialRef: string | null;
+  /**
+   * The file holding storage_presigned_url as given (configuration keeps it without query or userinfo).
+   * Absent on jobs stored before it existed, whose configuration holds the whole URL.
+   */
+  storageRef?: string | null;
   out?: OutTarget;
 }
 

@@ -10,8 +10,13 @@ import type { JobOutcome } from '../engine/types.js';
 import { openSealedJson, SealedValueError } from '../home-secrets.js';
 import { hasDestination, parseReportRequest } from '../schemas/report.js';
 import { ScoringRequestError } from '../scoring/errors.js';
-import { deliveriesAfterFailure, deliveriesAfterReport, reportDeliveryContext } from './delivery/plan.js';
-import { deleteCredential, pdfPath, requestKey, writeFileAtomic } from './files.js';
+import {
+  deleteDeliverySecrets,
+  deliveriesAfterFailure,
+  deliveriesAfterReport,
+  reportDeliveryContext,
+} from './delivery/plan.js';
+import { pdfPath, requestKey, writeFileAtomic } from './files.js';
 import type { ReportJobPayload, ReportJobResult } from './job.js';
 import { buildReportModel } from './model.js';
 import type { RenderFn } from './render-pool.js';
@@ -73,7 +78,7 @@ export function reportHandler(opts: ReportKindOptions): JobHandler {
     try {
       const result = await generate(p, ctx, opts.render);
       const followUps = deliveriesAfterReport(delivery);
-      if (followUps.length === 0 && p.credentialRef) deleteCredential(p.reportDir, p.credentialRef);
+      if (followUps.length === 0) deleteDeliverySecrets(p);
       return { status: 'completed', result, followUps };
     } catch (error) {
       if (ctx.signal.aborted) throw error;
@@ -86,7 +91,7 @@ export function reportHandler(opts: ReportKindOptions): JobHandler {
         error_details: { stage: 'generate', attempts: ctx.job.attempts },
       };
       const followUps = deliveriesAfterFailure(delivery, failure);
-      if (followUps.length === 0 && p.credentialRef) deleteCredential(p.reportDir, p.credentialRef);
+      if (followUps.length === 0) deleteDeliverySecrets(p);
       return { status: 'failed', result: failure, followUps };
     }
   };

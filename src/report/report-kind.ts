@@ -1,6 +1,5 @@
 import { type JobKind, lazyHandler } from '../engine/registry.js';
-import { deliveriesAfterFailure, reportDeliveryContext } from './delivery/plan.js';
-import { deleteCredential } from './files.js';
+import { deleteDeliverySecrets, deliveriesAfterFailure, reportDeliveryContext } from './delivery/plan.js';
 import { REPORT_KINDS, type ReportJobPayload } from './job.js';
 import type { RenderFn } from './render-pool.js';
 
@@ -28,7 +27,7 @@ function failureFollowUps(opts: ReportKindOptions): NonNullable<JobKind['onFinal
       reportDeliveryContext(p, job, opts.deliveryMaxAttempts),
       failure,
     );
-    if (followUps.length === 0 && p.credentialRef) deleteCredential(p.reportDir, p.credentialRef);
+    if (followUps.length === 0) deleteDeliverySecrets(p);
     return followUps;
   };
 }

@@ -54,11 +54,18 @@ function record(
  * SPEC.md A3 for a report job. The report job finishes when its PDF exists; the SPEC's completed means
  * generated and uploaded, so the status also reads the delivery jobs: processing while one is under way,
  * failed when the PDF could not be delivered. A failed status POST alone leaves the report completed: the
- * receiver polls this record precisely when its callback did not arrive.
+ * receiver polls this record precisely when its callback did not arrive. With `owner` (the server's
+ * caller), a job of any other owner is not found.
  */
-export async function reportStatus(store: JobStore, jobId: string): Promise<ReportStatusRecord> {
+export async function reportStatus(
+  store: JobStore,
+  jobId: string,
+  opts: { owner?: string | null } = {},
+): Promise<ReportStatusRecord> {
   const job = await store.get(jobId);
-  if (!job || !isReportKind(job.kind)) {
+  // Another key's job is answered exactly as a job that does not exist: its id tells nothing.
+  const hidden = opts.owner !== undefined && job?.owner !== opts.owner;
+  if (!job || !isReportKind(job.kind) || hidden) {
     throw new NotFoundError(`No report job with id ${jobId}.`, [
       'List report jobs with `assay jobs list --kind report.full`.',
     ]);

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { redactUrl } from '../delivery/http.js';
 import type { Engine } from '../engine/engine.js';
 import type { JobRecord } from '../engine/types.js';
 import { sealJson } from '../home-secrets.js';
@@ -11,6 +12,8 @@ export interface SubmitOptions {
   out?: OutTarget;
   /** Same key, same job: a resubmitted file (watch mode after a restart) is not generated twice. */
   idempotencyKey?: string;
+  /** The API key submitting through `assay serve`; only it may read the job there. */
+  owner?: string;
 }
 
 /**
@@ -28,8 +31,8 @@ function storableRequest(request: ReportRequest): ReportRequest {
 
 /**
  * Enqueue a validated report request as a report.full or report.condensed job (status pending). The callback
- * credential goes to a file under <home>/reports, never into the job store, and is deleted when the job's
- * deliveries end; the health values enter the store sealed.
+ * credential and the pre-signed storage URL go to files under <home>/reports, never into the job store, and
+ * are deleted when the job's deliveries end; the health values enter the store sealed.
  */
 export async function submitReport(
   engine: Engine,
@@ -37,24 +40,33 @@ export async function submitReport(
   opts: SubmitOptions,
 ): Promise<{ job: JobRecord; duplicate: boolean }> {
   const dir = reportDir(opts.home);
-  const token = parsed.request.report_metadata.configuration.auth_token;
+  const config = parsed.request.report_metadata.configuration;
+  const token = config.auth_token;
   const credentialRef = token ? saveCredential(dir, token) : null;
+  // A pre-signed URL is a credential in its query string: the store keeps it without, the file with.
+  const storage = config.storage_presigned_url;
+  const storageRef = storage ? saveCredential(dir, storage) : null;
   const payload: ReportJobPayload = {
     variant: parsed.variant,
     request: sealJson(storableRequest(parsed.request), await requestKey(dir)),
-    configuration: withoutToken(parsed.request.report_metadata.configuration),
+    configuration: {
+      ...withoutToken(config),
+      ...(storage ? { storage_presigned_url: redactUrl(storage) } : {}),
+    },
     reportDir: dir,
     credentialRef,
+    storageRef,
     ...(opts.out ? { out: opts.out } : {}),
   };
   const id = randomUUID();
   const job = await engine.enqueue(reportKindName(parsed.variant), payload, {
     id,
+    ...(opts.owner ? { owner: opts.owner } : {}),
     ...(opts.idempotencyKey ? { idempotencyKey: opts.idempotencyKey } : {}),
   });
   const duplicate = job.id !== id;
   // The existing job keeps its own credential; this one was never used.
-  if (duplicate && credentialRef) deleteCredential(dir, credentialRef);
+  if (duplicate) for (const ref of [credentialRef, storageRef]) if (ref) deleteCredential(dir, ref);
   return { job, duplicate };
 }
 

@@ -3,10 +3,13 @@
  * and callback payload (A4). One source for validation and types; the HTTP layer derives OpenAPI from them.
  */
 import { z } from 'zod';
+import { hasUserinfo, keyNameProblem, tokenProblem, USERINFO_MESSAGE } from './credentials.js';
 import { SchemaValidationError } from './errors.js';
 
 const httpUrl = (what: string) =>
-  z.url({ protocol: /^https?$/, error: `expected an http(s) URL for ${what}` });
+  z
+    .url({ protocol: /^https?$/, error: `expected an http(s) URL for ${what}` })
+    .refine((value) => !hasUserinfo(value), { error: USERINFO_MESSAGE });
 
 const isoTimestamp = z.iso.datetime({
   offset: true,
@@ -56,6 +59,11 @@ export const configurationSchema = z
         message: `expected auth_token: it is required when auth_type is ${config.auth_type}`,
       });
     }
+    const token = config.auth_type !== 'none' && config.auth_token;
+    const tokenIssue = token ? tokenProblem(config.auth_type, token) : null;
+    if (tokenIssue) ctx.addIssue({ code: 'custom', path: ['auth_token'], message: tokenIssue });
+    const nameIssue = config.auth_type === 'api_key' ? keyNameProblem(config.auth_key_name) : null;
+    if (nameIssue) ctx.addIssue({ code: 'custom', path: ['auth_key_name'], message: nameIssue });
   });
 
 /** A report_metadata flag read by scoring: true, false, or null/absent for unknown (never defaulted). */

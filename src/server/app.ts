@@ -4,11 +4,14 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Engine } from '../engine/engine.js';
 import { ApiKeys, SERVER_KEY_CACHE_MS } from './api-keys.js';
 import { registerAuth } from './auth.js';
+import { capConnectionsPerIp } from './connection-cap.js';
 import { detailErrorBody, labErrorBody, normaliseError } from './error-bodies.js';
 import { clientErrorHandler, frameworkErrors } from './framework-errors.js';
+import { connectionLimitsFromEnv } from './limits.js';
 import { type RouteDoc, registerOpenApi } from './openapi.js';
 import { RateLimiter } from './rate-limit.js';
 import { requestLog } from './request-log.js';
+import { StoreHealth } from './store-health.js';
 
 /** What an area's routes get: the engine, the store's database, limits and the kept-files dir. */
 export interface AreaDeps {
@@ -58,6 +61,8 @@ export interface AppOptions {
    * `destination`, a file descriptor or path (default 1, stdout).
    */
   logger?: boolean | { level: string; destination?: number | string };
+  /** Where background writers report whether the store takes writes; /readyz reads it. */
+  health?: StoreHealth;
 }
 
 /**
@@ -68,13 +73,21 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const log = opts.logger
     ? requestLog(typeof opts.logger === 'object' ? opts.logger : { level: 'info' })
     : null;
+  const connections = connectionLimitsFromEnv();
   const app = Fastify({
     genReqId: () => randomUUID(),
     logger: log ? log.options : false,
     // Router and HTTP-parser errors get the SPEC.md bodies too, not Fastify's own shape.
     frameworkErrors,
     clientErrorHandler,
+    requestTimeout: connections.requestTimeoutMs,
+    // Node enforces the timeouts on a periodic sweep (30 s by default); a short limit needs a shorter sweep.
+    http: {
+      headersTimeout: Math.min(60_000, connections.requestTimeoutMs),
+      connectionsCheckingInterval: Math.min(30_000, Math.max(250, connections.requestTimeoutMs / 4)),
+    },
   });
+  capConnectionsPerIp(app.server, connections.maxConnectionsPerIp);
   const keys = new ApiKeys(opts.db, SERVER_KEY_CACHE_MS);
   // The pre-signed upload URL carries its own HMAC signature instead of an API key.
   registerAuth(app, keys, {
@@ -99,22 +112,33 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
 
   app.get('/healthz', async () => ({ status: 'ok' }));
-  app.get('/readyz', async (_req, reply) => {
+  const health = opts.health ?? new StoreHealth(opts.db);
+  app.get('/readyz', async (req, reply) => {
+    let problem: string | null;
     try {
-      opts.db.prepare('SELECT 1').get();
+      problem = health.problem();
       // The job store may be another server (PostgreSQL --store): a node that cannot reach it is not ready.
-      await opts.engine.store.list({ limit: 1 });
-      return { status: 'ready' };
-    } catch {
-      reply.status(503);
-      return { status: 'unavailable' };
+      if (problem === null) await opts.engine.store.list({ limit: 1 });
+    } catch (error) {
+      problem = (error as { code?: string }).code ?? 'error';
     }
+    if (problem === null) return { status: 'ready' };
+    req.log.warn({ store: problem }, 'store not writable');
+    reply.status(503).header('retry-after', '5');
+    return { status: 'unavailable', reason: 'The job store cannot take writes right now.' };
   });
 
-  const limiter = new RateLimiter(opts.db);
+  const limiter = new RateLimiter(opts.db, (error) => {
+    health.report('rate-limits', error);
+    if (error) app.log.error({ store: (error as { code?: string }).code }, 'rate counters not written');
+  });
   // Counted hits are written behind; write the last ones before the database closes.
   app.addHook('onClose', async () => {
-    limiter.flush();
+    try {
+      limiter.flush();
+    } catch (error) {
+      app.log.error({ store: (error as { code?: string }).code }, 'last rate counters not written');
+    }
     log?.flush();
   });
   const deps: AreaDeps = {

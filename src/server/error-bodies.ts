@@ -1,4 +1,5 @@
 import { AssayError, stackTraceLimit } from '../errors.js';
+import { isStoreUnavailable } from './store-health.js';
 
 /** SPEC.md "Lab extraction error body". */
 export interface LabErrorBody {
@@ -54,6 +55,7 @@ const STATUS_BY_CODE: Record<string, number> = {
   too_early: 425,
   rate_limit_exceeded: 429,
   upstream_unavailable: 502,
+  store_unavailable: 503,
 };
 
 export interface NormalisedError {
@@ -76,6 +78,15 @@ export function normaliseError(err: unknown): NormalisedError {
       message: err.message,
       details: err.details,
       headers: err.headers,
+    };
+  }
+  // A locked, full or failing disk: the request may succeed shortly, and the caller is told so.
+  if (isStoreUnavailable(err)) {
+    return {
+      statusCode: 503,
+      code: 'store_unavailable',
+      message: 'The service cannot store requests right now; try again shortly.',
+      headers: { 'retry-after': '5' },
     };
   }
   if (err instanceof AssayError) {

@@ -27,3 +27,16 @@ export function limitsFromEnv() {
 }
 
 export type Limits = ReturnType<typeof limitsFromEnv>;
+
+/**
+ * Connection limits, each overridable by environment. The whole request, body included, must arrive
+ * within requestTimeoutMs (50 MB at 4 Mbit/s fits in two minutes), so a client trickling a body cannot
+ * hold a connection for ever; and one address may hold at most maxConnectionsPerIp sockets at once, so a
+ * thousand trickling connections from one place cannot keep every other client out.
+ */
+export function connectionLimitsFromEnv() {
+  return {
+    requestTimeoutMs: fromEnv('ASSAY_REQUEST_TIMEOUT_MS', 120_000),
+    maxConnectionsPerIp: fromEnv('ASSAY_MAX_CONNECTIONS_PER_IP', 128),
+  };
+}

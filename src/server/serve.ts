@@ -1,9 +1,20 @@
 import type { FastifyInstance } from 'fastify';
+import { onDeliveryFailure } from '../delivery/http.js';
+import { allowPrivateTargets } from '../delivery/target-guard.js';
 import type { Engine } from '../engine/engine.js';
+import { STATEMENT_BUSY_MS } from '../engine/sqlite/busy.js';
 import { openDatabase } from '../engine/sqlite/open-database.js';
 import { logStoreErrors } from '../engine/store-errors.js';
+import { LAB_WEBHOOK_KIND } from '../lab/webhook.js';
+import { DELIVERY_KIND } from '../report/delivery/payload.js';
 import { buildApp } from './app.js';
 import { AREAS } from './areas.js';
+import { StoreHealth } from './store-health.js';
+
+/** Job kinds that only send HTTP requests: cheap in CPU, and run beside the heavy work, never behind it. */
+const DELIVERY_KINDS: readonly string[] = [LAB_WEBHOOK_KIND, DELIVERY_KIND];
+/** Slots for deliveries; each mostly waits on a receiver (up to 15 s). */
+const DELIVERY_WORKERS = 4;
 
 export interface ServeOptions {
   home: string;
@@ -27,7 +38,9 @@ export interface RunningServer {
 
 /** `assay serve`: Fastify and workers in one process over one ASSAY_HOME. */
 export async function startServer(engine: Engine, opts: ServeOptions): Promise<RunningServer> {
-  const db = openDatabase(opts.home);
+  // The server's own connection (keys, rate counters, readiness) waits for locks between event-loop turns.
+  const db = openDatabase(opts.home, { busyTimeoutMs: STATEMENT_BUSY_MS });
+  const health = new StoreHealth(db);
   const app = await buildApp({
     engine,
     db,
@@ -35,10 +48,25 @@ export async function startServer(engine: Engine, opts: ServeOptions): Promise<R
     areas: AREAS,
     version: opts.version,
     allowPrivateTargets: opts.allowPrivateTargets,
+    health,
     logger: opts.logLevel === 'silent' ? false : { level: opts.logLevel, destination: opts.logDestination },
   });
-  const worker = engine.startWorker({ concurrency: opts.workers, leaseMs: opts.leaseMs });
-  logStoreErrors(worker, (line) => app.log.warn(line));
+  // Deliveries this process makes follow this server's policy, whatever it was when the job was accepted.
+  allowPrivateTargets(opts.allowPrivateTargets ?? false);
+  const unsubscribe = onDeliveryFailure((failure) => app.log.warn({ delivery: failure }, 'delivery failed'));
+  // Deliveries (webhooks, callbacks) get workers of their own: a pool full of long extractions must not
+  // hold back the notice that another job has ended.
+  const deliveries = engine.registry.names().filter((k) => DELIVERY_KINDS.includes(k));
+  const others = engine.registry.names().filter((k) => !DELIVERY_KINDS.includes(k));
+  const workers = [
+    engine.startWorker({ concurrency: opts.workers, leaseMs: opts.leaseMs, kinds: others }),
+    engine.startWorker({ concurrency: DELIVERY_WORKERS, leaseMs: opts.leaseMs, kinds: deliveries }),
+  ];
+  for (const [i, worker] of workers.entries()) {
+    worker.on('storeError', (error: unknown) => health.report(`workers-${i}`, error));
+    logStoreErrors(worker, (line) => app.log.warn(line));
+    worker.on('storeOk', () => health.report(`workers-${i}`, null));
+  }
   const url = await app.listen({ host: opts.host, port: opts.port });
   return {
     app,
@@ -46,6 +74,7 @@ export async function startServer(engine: Engine, opts: ServeOptions): Promise<R
     async close() {
       await app.close();
       await engine.close();
+      unsubscribe();
       db.close();
     },
   };

@@ -1,30 +1,27 @@
 import { isIP } from 'node:net';
+import { isPublicAddress } from '../delivery/addresses.js';
+import { hasUserinfo, USERINFO_MESSAGE } from '../schemas/credentials.js';
 import { HttpError } from './error-bodies.js';
 
-/** IPv4 ranges a caller must not point the server at: loopback, private, link-local, CGNAT, unspecified. */
-const PRIVATE_V4 = [
-  /^127\./,
-  /^10\./,
-  /^192\.168\./,
-  /^172\.(1[6-9]|2\d|3[01])\./,
-  /^169\.254\./,
-  /^100\.(6[4-9]|[7-9]\d|1[01]\d|12[0-7])\./,
-  /^0\./,
-];
-
+/**
+ * Refused as written: names that always mean this machine or an internal zone, and any IP literal that is
+ * not public (isPublicAddress: loopback in every IPv6 spelling, NAT64 and mapped private IPv4, site-local,
+ * multicast, broadcast, benchmarking...). Other names are checked when each delivery connects.
+ */
 function isPrivateHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  const host = hostname
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '')
+    .toLowerCase();
   if (host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.internal')) return true;
-  if (isIP(host) === 4) return PRIVATE_V4.some((r) => r.test(host));
-  if (isIP(host) === 6)
-    return host === '::1' || host === '::' || /^(fc|fd|fe80)/.test(host) || host.startsWith('::ffff:');
-  return false;
+  return isIP(host) !== 0 && !isPublicAddress(host);
 }
 
 /**
  * Callback, webhook and upload URLs a caller gives us must be https and must not point inside our network
  * (server-side request forgery), unless the server was started to allow it (tests, a closed network).
- * Names are checked as written; a name that resolves to a private address is not caught here.
+ * Here the URL is checked as written; the address a name resolves to is checked when each delivery
+ * connects (src/delivery/target-guard.ts), under the policy of the process delivering it.
  */
 export function checkTargetUrl(value: string, field: string, allowPrivate: boolean): void {
   let url: URL;
@@ -33,6 +30,8 @@ export function checkTargetUrl(value: string, field: string, allowPrivate: boole
   } catch {
     throw new HttpError(422, 'validation_error', `${field}: expected an absolute URL`);
   }
+  // Userinfo would be stored with the job and written wherever the URL is shown.
+  if (hasUserinfo(value)) throw new HttpError(422, 'validation_error', `${field}: ${USERINFO_MESSAGE}`);
   if (allowPrivate) {
     if (url.protocol !== 'https:' && url.protocol !== 'http:') {
       throw new HttpError(422, 'validation_error', `${field}: expected an http(s) URL`);

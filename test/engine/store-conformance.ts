@@ -39,6 +39,14 @@ export function testStore(name: string, factory: () => StoreUnderTest | Promise<
       expect(await store.get(job?.id as string)).toEqual(job);
     });
 
+    it('keeps the owner a job was enqueued with; a job enqueued without one has none', async () => {
+      const [owned, unowned] = await store.enqueue([{ kind: 'k', owner: 'key-a' }, { kind: 'k' }]);
+      expect((await store.get(owned?.id as string))?.owner).toBe('key-a');
+      expect((await store.get(unowned?.id as string))?.owner).toBeNull();
+      const claimed = await store.claim({ workerId: 'w', kinds: ['k'], leaseMs: 1000, limit: 2 });
+      expect(claimed.find((j) => j.id === owned?.id)?.owner).toBe('key-a');
+    });
+
     it('claims a job once: a second claim finds nothing while the lease holds', async () => {
       await store.enqueue([{ kind: 'k', runningStatus: 'processing_x' }]);
       const first = await claimOne();
@@ -57,6 +65,36 @@ export function testStore(name: string, factory: () => StoreUnderTest | Promise<
       ]);
       const jobs = await store.claim({ workerId: 'w', kinds: ['k'], leaseMs: 1000, limit: 5, now });
       expect(jobs.map((j) => j.payload)).toEqual(['first', 'second']);
+    });
+
+    it("claims round robin across owners: one owner's backlog does not queue another's job behind it", async () => {
+      const now = Date.now();
+      await store.enqueue([
+        ...[1, 2, 3, 4].map((n) => ({ kind: 'k', owner: 'a', payload: `a${n}`, runAt: now - 100 + n })),
+        { kind: 'k', owner: 'b', payload: 'b1', runAt: now - 10 },
+      ]);
+      const first = await store.claim({ workerId: 'w', kinds: ['k'], leaseMs: 60_000, limit: 1, now });
+      expect(first.map((j) => j.payload)).toEqual(['a1']);
+      // a already has a job running: b's only job comes before a's second.
+      const second = await store.claim({ workerId: 'w', kinds: ['k'], leaseMs: 60_000, limit: 1, now });
+      expect(second.map((j) => j.payload)).toEqual(['b1']);
+      const rest = await store.claim({ workerId: 'w', kinds: ['k'], leaseMs: 60_000, limit: 5, now });
+      expect(rest.map((j) => j.payload)).toEqual(['a2', 'a3', 'a4']);
+    });
+
+    it('between owners with nothing running, the one served least recently goes first', async () => {
+      const now = Date.now();
+      await store.enqueue([
+        ...[1, 2, 3].map((n) => ({ kind: 'k', owner: 'a', payload: `a${n}`, runAt: now - 100 + n })),
+        { kind: 'k', owner: 'b', payload: 'b1', runAt: now - 10 },
+      ]);
+      const [a1] = await store.claim({ workerId: 'w', kinds: ['k'], leaseMs: 60_000, limit: 1, now });
+      expect(a1?.payload).toBe('a1');
+      await new Promise((r) => setTimeout(r, 5));
+      await store.complete(a1?.id as string, a1?.lockToken as string, {});
+      // One slot, a finished: a2 and b1 are both first in line for their owner, and b waited longer.
+      const [next] = await store.claim({ workerId: 'w', kinds: ['k'], leaseMs: 60_000, limit: 1, now });
+      expect(next?.payload).toBe('b1');
     });
 
     it('re-claims a job whose lease expired and fences the old owner out', async () => {

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
+import { allowPrivateTargets } from '../../src/delivery/target-guard.js';
 import { Engine } from '../../src/engine/engine.js';
 import { JobRegistry } from '../../src/engine/registry.js';
 import { openDatabase } from '../../src/engine/sqlite/open-database.js';
@@ -11,6 +12,9 @@ import { LAB_EXTRACT, labExtractKind } from '../../src/lab/job.js';
 import { labWebhookJob, labWebhookKind } from '../../src/lab/webhook.js';
 import { ApiKeys } from '../../src/server/api-keys.js';
 import { tmpHome } from '../engine/support/tmp-home.js';
+
+// The receivers here listen on 127.0.0.1, which deliveries refuse unless the process allows it.
+allowPrivateTargets(true);
 
 /** A receiver answering from a script of statuses, recording every attempt's time and webhook-id. */
 function scriptedReceiver(script: Array<{ status: number; headers?: Record<string, string> }>) {

@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { allowPrivateTargets } from '../../src/delivery/target-guard.js';
 import { Engine } from '../../src/engine/engine.js';
 import { JobRegistry } from '../../src/engine/registry.js';
 import { deliveryKind } from '../../src/report/delivery/deliver-kind.js';
@@ -14,6 +15,9 @@ import { submitReport } from '../../src/report/submit.js';
 import { parseReportRequest, reportCallbackSchema } from '../../src/schemas/report.js';
 import { fixtureJson } from './support/fixtures.js';
 import { type Receiver, type Responder, startReceiver } from './support/receiver.js';
+
+// The receivers here listen on 127.0.0.1, which deliveries refuse unless the process allows it.
+allowPrivateTargets(true);
 
 const TOKEN = 'secret-token-for-tests';
 let home: string;

@@ -18,6 +18,21 @@ describe('RateLimiter', () => {
     home.cleanup();
   });
 
+  it('reserve commits each hit at once: two limiters on one file share the limit exactly', async () => {
+    const home = tmpHome();
+    const t0 = Date.UTC(2026, 0, 1, 10, 0, 0);
+    const a = new RateLimiter(openDatabase(home.dir));
+    const b = new RateLimiter(openDatabase(home.dir));
+    const decisions = [];
+    for (let i = 0; i < 3; i++)
+      decisions.push(await a.reserve(rule, 'key-a', t0), await b.reserve(rule, 'key-a', t0));
+    expect(decisions.map((d) => d.allowed)).toEqual([true, true, true, false, false, false]);
+    expect(decisions[2]).toMatchObject({ remaining: 0 });
+    expect(decisions[3]).toMatchObject({ retryAfterSeconds: 3_600 });
+    expect((await a.reserve(rule, 'key-a', t0 + rule.windowMs)).allowed).toBe(true);
+    home.cleanup();
+  });
+
   it('two limiters on one file see the hits of each other once flushed', () => {
     const home = tmpHome();
     const t0 = Date.UTC(2026, 0, 1, 10, 0, 0);

@@ -16,7 +16,8 @@ const TAKE = `SET state = 'running', status = running_status, attempts = attempt
 /**
  * Claims are single UPDATE ... RETURNING statements, so each is atomic against every other process on the
  * file. Two of them, each on its own partial index: running jobs whose lease expired (their worker died)
- * while attempts remain, then ready jobs whose run_at has come, oldest due first. Each claim counts an
+ * while attempts remain, then ready jobs whose run_at has come, taken round robin across owners and
+ * oldest due first within each. Each claim counts an
  * attempt and gets a fresh random lock token.
  */
 export function prepareClaim(db: Database.Database): (opts: ClaimOptions) => ClaimedJob[] {
@@ -37,11 +38,27 @@ export function prepareClaim(db: Database.Database): (opts: ClaimOptions) => Cla
                           ORDER BY locked_until LIMIT ?)
             RETURNING *`,
         ),
+        // Round robin across owners (the API key that submitted each job): every owner's oldest due job
+        // comes before anyone's second, counting the jobs each owner already has running, and between
+        // equals the owner served least recently goes first (the latest change to any of its jobs), so one
+        // key's backlog never queues another key's job behind all of it.
         ready: db.prepare(
           `UPDATE jobs ${TAKE}
-            WHERE id IN (SELECT id FROM jobs
-                          WHERE state = 'ready' AND run_at <= ? AND kind IN (${kinds})
-                          ORDER BY run_at, created_at LIMIT ?)
+            WHERE id IN (
+              WITH running AS (
+                SELECT owner, COUNT(*) AS n FROM jobs WHERE state = 'running' GROUP BY owner
+              ),
+              due AS (
+                SELECT id, owner, run_at, created_at,
+                       ROW_NUMBER() OVER (PARTITION BY owner ORDER BY run_at, created_at) AS nth
+                  FROM jobs
+                 WHERE state = 'ready' AND run_at <= ? AND kind IN (${kinds})
+              )
+              SELECT due.id FROM due LEFT JOIN running ON running.owner IS due.owner
+               ORDER BY due.nth + COALESCE(running.n, 0),
+                        (SELECT MAX(updated_at) FROM jobs AS seen WHERE seen.owner IS due.owner),
+                        due.run_at, due.created_at
+               LIMIT ?)
             RETURNING *`,
         ),
       };

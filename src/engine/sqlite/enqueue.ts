@@ -12,8 +12,8 @@ const DEFAULT_MAX_ATTEMPTS = 3;
 export function prepareEnqueue(db: Database.Database): (jobs: NewJob[], now: number) => JobRecord[] {
   const insert = db.prepare<unknown[], JobRow>(
     `INSERT INTO jobs (id, kind, state, status, waiting_status, running_status, payload, max_attempts, run_at,
-                       parent_id, idempotency_key, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                       parent_id, idempotency_key, created_at, updated_at, owner)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (kind, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
      RETURNING *`,
   );
@@ -38,6 +38,7 @@ export function prepareEnqueue(db: Database.Database): (jobs: NewJob[], now: num
         job.idempotencyKey ?? null,
         now,
         now,
+        job.owner ?? null,
       );
       const existing = row ?? (job.idempotencyKey ? byKey.get(job.kind, job.idempotencyKey) : undefined);
       if (!existing) throw new Error(`enqueue of ${job.kind} returned no row`);

@@ -20,10 +20,21 @@ export interface JobRow {
   updated_at: number;
   error_type: string | null;
   error_message: string | null;
+  owner: string | null;
 }
 
 export const toJson = (value: unknown): string | null => (value === undefined ? null : JSON.stringify(value));
-const fromJson = (text: string | null): unknown => (text === null ? null : JSON.parse(text));
+/** What a payload or result reads as when its stored JSON is damaged: the row stays listable. */
+export const UNREADABLE_JSON = { unreadable: 'The stored JSON of this job could not be read.' } as const;
+
+function fromJson(text: string | null): unknown {
+  if (text === null) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return UNREADABLE_JSON;
+  }
+}
 
 export function toRecord(row: JobRow): JobRecord {
   return {
@@ -44,5 +55,6 @@ export function toRecord(row: JobRow): JobRecord {
     updatedAt: row.updated_at,
     errorType: row.error_type,
     errorMessage: row.error_message,
+    owner: row.owner,
   };
 }

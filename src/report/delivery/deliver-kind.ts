@@ -68,8 +68,10 @@ async function attemptStep(p: DeliveryPayload, ctx: JobContext, timeoutMs?: numb
   const pdf = readPdf(p);
   if (!Buffer.isBuffer(pdf)) return pdf;
   if (p.step === 'storage_put') {
-    if (!p.storageUrl) return missing('DeliveryMisconfigured', 'This delivery has no storage URL.');
-    return putPresigned(p.storageUrl, pdf, opts);
+    const url = p.storageRef ? readCredential(p.reportDir, p.storageRef) : p.storageUrl;
+    if (!url)
+      return missing('StorageUrlMissing', 'The storage URL is no longer stored; submit the report again.');
+    return putPresigned(url, pdf, opts);
   }
   const target = callbackTarget(p);
   if ('ok' in target) return target;
@@ -88,7 +90,7 @@ function targetOf(p: DeliveryPayload): string {
  * that was not delivered stays under <home>/reports, so `assay jobs retry` or the operator can still use it.
  */
 function endOfDeliveries(p: DeliveryPayload, pdfDelivered: boolean): void {
-  if (p.callback?.credentialRef) deleteCredential(p.reportDir, p.callback.credentialRef);
+  for (const ref of [p.callback?.credentialRef, p.storageRef]) if (ref) deleteCredential(p.reportDir, ref);
   if (pdfDelivered) rmSync(pdfPath(p.reportDir, p.reportJobId), { force: true });
 }
 

@@ -21,7 +21,10 @@ export interface DeliveryPayload {
   step: DeliveryStep;
   reportDir: string;
   reportCreatedAt: number;
+  /** The storage URL without query or userinfo (older jobs: the whole URL, when storageRef is absent). */
   storageUrl?: string;
+  /** The file holding the pre-signed URL as given; it never enters the store. */
+  storageRef?: string;
   callback?: CallbackRef;
   /** callback_post: the A4 body, fixed at enqueue so every retry sends the same document. */
   body?: ReportCallback;

@@ -1,6 +1,7 @@
 import { redactUrl } from '../../delivery/http.js';
 import type { JobRecord, NewJob } from '../../engine/types.js';
 import type { ReportCallback, ReportConfiguration } from '../../schemas/report.js';
+import { deleteCredential } from '../files.js';
 import type { ReportJobPayload } from '../job.js';
 import { type CallbackRef, DEFAULT_DELIVERY_ATTEMPTS, type DeliveryPayload, deliveryJob } from './payload.js';
 
@@ -10,6 +11,7 @@ export interface ReportDeliveryContext {
   reportDir: string;
   configuration: Omit<ReportConfiguration, 'auth_token'>;
   credentialRef: string | null;
+  storageRef: string | null;
   maxAttempts?: number;
 }
 
@@ -25,8 +27,14 @@ export function reportDeliveryContext(
     reportDir: p.reportDir,
     configuration: p.configuration,
     credentialRef: p.credentialRef,
+    storageRef: p.storageRef ?? null,
     maxAttempts: maxAttempts ?? DEFAULT_DELIVERY_ATTEMPTS,
   };
+}
+
+/** Nothing will be delivered: the callback credential and the storage URL go. */
+export function deleteDeliverySecrets(p: ReportJobPayload): void {
+  for (const ref of [p.credentialRef, p.storageRef]) if (ref) deleteCredential(p.reportDir, ref);
 }
 
 export interface DeliveryError {
@@ -54,6 +62,7 @@ function base(ctx: ReportDeliveryContext): Omit<DeliveryPayload, 'step'> {
     ...(ctx.configuration.storage_presigned_url
       ? { storageUrl: ctx.configuration.storage_presigned_url }
       : {}),
+    ...(ctx.storageRef ? { storageRef: ctx.storageRef } : {}),
     ...(callbackRef(ctx) ? { callback: callbackRef(ctx) } : {}),
     priorAttempts: 0,
   };

@@ -8,6 +8,7 @@ import {
   expireStaleUploads,
 } from '../../lab/presigned-upload.js';
 import { type ExtractionResults, labStatusBody } from '../../lab/status-body.js';
+import { storedUploadName } from '../../lab/upload-name.js';
 import type { WebhookTarget } from '../../lab/webhook.js';
 import { formatZodError } from '../../schemas/errors.js';
 import {
@@ -30,9 +31,15 @@ const UPLOAD_BODY_LIMIT = Math.ceil((MAX_PDF_BYTES * 4) / 3) + 64 * 1024;
 const err = (status: number, description: string) => ({ [status]: { description, schema: labErrorSchema } });
 const statusBody = z.object({ jobId: z.string(), status: z.string() }).loose();
 
-async function labJob(deps: AreaDeps, jobId: string) {
+/**
+ * The lab job with this id. Given an owner (the caller's key), another key's job is not found, so a job id
+ * tells nothing to anyone but its owner; the pre-signed PUT passes none, its signature names the job.
+ */
+async function labJob(deps: AreaDeps, jobId: string, owner?: string | null) {
   const job = await deps.engine.store.get(jobId);
-  if (job?.kind !== 'lab.extract') throw new HttpError(404, 'not_found', `No lab job with id ${jobId}.`);
+  const hidden = owner !== undefined && job?.owner !== owner;
+  if (job?.kind !== 'lab.extract' || hidden)
+    throw new HttpError(404, 'not_found', `No lab job with id ${jobId}.`);
   return job;
 }
 
@@ -117,7 +124,7 @@ export const labArea: Area = {
         if (!parsed.success) throw new HttpError(400, 'invalid_request', formatZodError(parsed.error));
         const body = parsed.data;
         const subject = req.apiKey?.id ?? 'anonymous';
-        const decision = deps.limiter.hit(limits.uploadsPerHour, subject);
+        const decision = await deps.limiter.reserve(limits.uploadsPerHour, subject);
         if (!decision.allowed) {
           throw new HttpError(
             429,
@@ -144,9 +151,10 @@ export const labArea: Area = {
           const base = publicBase ?? `${req.protocol}://${req.host}`;
           const pending = await createPendingUpload(deps.engine, deps.home, {
             baseUrl: base,
-            filename: body.filename,
+            filename: storedUploadName(body.filename),
             rejectIfPHI: body.rejectIfPHI,
             webhook,
+            ...(req.apiKey ? { owner: req.apiKey.id } : {}),
           });
           reply.status(200);
           return {
@@ -169,10 +177,11 @@ export const labArea: Area = {
         const idempotency = req.headers['idempotency-key'];
         const job = await submitLabFile(deps.engine, deps.home, {
           pdf,
-          filename: body.filename ?? 'upload.pdf',
+          filename: storedUploadName(body.filename),
           dateOfBirth: body.dateOfBirth,
           rejectIfPHI: body.rejectIfPHI,
           webhook,
+          ...(req.apiKey ? { owner: req.apiKey.id } : {}),
           dedupe:
             typeof idempotency === 'string' && idempotency ? { key: `${subject}:${idempotency}` } : false,
         });
@@ -214,11 +223,11 @@ export const labArea: Area = {
     });
 
     app.get('/extraction/lab/status/:jobId', async (req) =>
-      labStatusBody(await labJob(deps, (req.params as { jobId: string }).jobId)),
+      labStatusBody(await labJob(deps, (req.params as { jobId: string }).jobId, req.apiKey?.id ?? null)),
     );
 
     app.get('/extraction/lab/results/:jobId', async (req, reply) => {
-      const job = await labJob(deps, (req.params as { jobId: string }).jobId);
+      const job = await labJob(deps, (req.params as { jobId: string }).jobId, req.apiKey?.id ?? null);
       const body = labStatusBody(job);
       if (body.status === 'completed') return answerIn(body as ExtractionResults, req, reply);
       if (job.state === 'done' || job.state === 'failed' || job.state === 'cancelled') {

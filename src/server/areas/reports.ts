@@ -85,7 +85,10 @@ export const reportsArea: Area = {
         if (storage)
           checkTargetUrl(storage, 'report_metadata.configuration.storage_presigned_url', allowPrivate);
         if (callback) checkTargetUrl(callback, 'report_metadata.configuration.callback_url', allowPrivate);
-        const { job } = await submitReport(deps.engine, parsed, { home: deps.home });
+        const { job } = await submitReport(deps.engine, parsed, {
+          home: deps.home,
+          ...(req.apiKey ? { owner: req.apiKey.id } : {}),
+        });
         reply.status(202);
         return acknowledgement(job);
       };
@@ -94,7 +97,7 @@ export const reportsArea: Area = {
     app.post('/health-score/report/condensed', { bodyLimit: 1024 * 1024 }, accept('condensed'));
     app.get('/health-score/report/status/:job_id', async (req) => {
       const { job_id } = req.params as { job_id: string };
-      return reportStatus(deps.engine.store, job_id);
+      return reportStatus(deps.engine.store, job_id, { owner: req.apiKey?.id ?? null });
     });
   },
 };
