@@ -50,7 +50,8 @@ function filesUnder(dir: string): string[] {
 
 describe('assay report from-labs', () => {
   const home = tmpHome('assay-e2e-from-labs-');
-  const env = { ASSAY_HOME: join(home.dir, 'home') };
+  // The profile test's callback receiver listens on loopback: this process delivers, so it must allow it.
+  const env = { ASSAY_HOME: join(home.dir, 'home'), ASSAY_ALLOW_PRIVATE_TARGETS: 'true' };
   const outPdfs = join(home.dir, 'from-pdfs');
   const outFhir = join(home.dir, 'from-fhir');
   const runs: CliResult[] = [];
