@@ -64,9 +64,9 @@ export async function startServer(engine: Engine, opts: ServeOptions): Promise<R
   ];
   for (const [i, worker] of workers.entries()) {
     worker.on('storeError', (error: unknown) => health.report(`workers-${i}`, error));
-    logStoreErrors(worker, (line) => app.log.warn(line));
     worker.on('storeOk', () => health.report(`workers-${i}`, null));
   }
+  logStoreErrors(workers, (line) => app.log.warn(line));
   const url = await app.listen({ host: opts.host, port: opts.port });
   return {
     app,
