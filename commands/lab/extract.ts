@@ -218,11 +218,14 @@ export default class LabExtract extends EngineCommand<typeof LabExtract> {
     watcher.on('add', (file) => {
       handle(file).catch((error: Error) => this.logToStderr(`${basename(file)}: ${error.message}`));
     });
-    if (!this.jsonEnabled())
-      this.logToStderr(`Watching ${dir} for PDFs (Ctrl-C to stop); results go to ${outDir}.`);
     onShutdownSignal(async () => {
       await watcher.close();
       await shutdown(engine);
+    });
+    // Said once the folder has been read and Ctrl-C is handled: a caller may wait for this line.
+    watcher.once('ready', () => {
+      if (!this.jsonEnabled())
+        this.logToStderr(`Watching ${dir} for PDFs (Ctrl-C to stop); results go to ${outDir}.`);
     });
     return new Promise<never>(() => {});
   }

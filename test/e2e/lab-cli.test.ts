@@ -230,7 +230,13 @@ describe('assay lab extract / status (real CLI processes)', () => {
       expect(String(ended.stdout)).toMatch(/a\.pdf: completed[\s\S]*b\.pdf: quarantined/);
 
       const second = watch();
-      await new Promise((r) => setTimeout(r, 3_000));
+      let said = '';
+      second.stderr?.on('data', (d: Buffer) => {
+        said += d.toString();
+      });
+      // Stop it only once it has read the folder (it says so), however slow its start on a busy machine.
+      await waitFor(() => said.includes('Watching'));
+      await new Promise((r) => setTimeout(r, 500));
       second.kill('SIGINT');
       const again = await second;
       expect(again.exitCode).toBe(0);
