@@ -106,7 +106,7 @@ export async function run(args: string[] = []): Promise<void> {
   process.env.ASSAY_LIMIT_REFDATA_PER_DAY = '100000000';
   const home = mkdtempSync(join(tmpdir(), 'assay-bench-serve-'));
   const db = openDatabase(home);
-  const key = new ApiKeys(db).create('bench').key;
+  const key = new ApiKeys(db, { home }).create('bench').key;
   db.close();
 
   const server = await startServer(await openEngine({ home }), {

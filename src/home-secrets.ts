@@ -5,7 +5,7 @@
  * here is unreadable to anyone holding the database without the home's keys folder.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { link, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AssayError } from './errors.js';
 
@@ -21,26 +21,34 @@ const SCHEME = 'aes-256-gcm/1';
 
 /** The home's key named `name` (base64 of 32 random bytes), made on first use. */
 export async function homeKey(home: string, name: string): Promise<string> {
+  return homeKeySync(home, name);
+}
+
+/**
+ * The same, for callers that cannot wait (a key store built inside a synchronous constructor). The key is
+ * a 44-byte file read once per use, so the synchronous read costs less than the promise around it.
+ */
+export function homeKeySync(home: string, name: string): string {
   const file = join(home, 'keys', `${name}.key`);
   try {
     // Read first: the key exists on every call but the first, and a read is one system call.
-    return (await readFile(file, 'utf8')).trim();
+    return readFileSync(file, 'utf8').trim();
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
-  await mkdir(join(home, 'keys'), { recursive: true, mode: 0o700 });
+  mkdirSync(join(home, 'keys'), { recursive: true, mode: 0o700 });
   // Written whole under a private name, then linked into place: a reader never sees a half-written key, and
   // link fails if the key exists, so processes racing to create it agree on the one linked first.
   const draft = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
-  await writeFile(draft, randomBytes(32).toString('base64'), { flag: 'wx', mode: 0o600 });
+  writeFileSync(draft, randomBytes(32).toString('base64'), { flag: 'wx', mode: 0o600 });
   try {
-    await link(draft, file);
+    linkSync(draft, file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   } finally {
-    await rm(draft, { force: true });
+    rmSync(draft, { force: true });
   }
-  return (await readFile(file, 'utf8')).trim();
+  return readFileSync(file, 'utf8').trim();
 }
 
 export function sealJson(value: unknown, key: string): Sealed {

@@ -22,6 +22,6 @@ export function createRegistry(opts: { home: string }): JobRegistry {
   for (const kind of reportKinds({ render: renderInPool })) registry.register(kind);
   registry.register(deliveryKind());
   registry.register(labExtractKind);
-  registry.register(labWebhookKind({ db: openDb, scheduleMs: webhookScheduleFromEnv() }));
+  registry.register(labWebhookKind({ db: openDb, home: opts.home, scheduleMs: webhookScheduleFromEnv() }));
   return registry;
 }

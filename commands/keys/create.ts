@@ -14,7 +14,7 @@ export default class KeysCreate extends BaseCommand<typeof KeysCreate> {
   async run(): Promise<{ id: string; name: string; key: string; webhookSecret: string; createdAt: string }> {
     const db = openDatabase(this.home);
     try {
-      const { key, apiKey } = new ApiKeys(db).create(this.flags.name);
+      const { key, apiKey } = new ApiKeys(db, { home: this.home }).create(this.flags.name);
       this.log(`id              ${apiKey.id}`);
       this.log(`key             ${key}`);
       this.log(`webhook secret  ${apiKey.webhookSecret}`);

@@ -10,7 +10,7 @@ export default class KeysList extends BaseCommand<typeof KeysList> {
   async run(): Promise<Array<{ id: string; name: string; createdAt: string; revokedAt: string | null }>> {
     const db = openDatabase(this.home);
     try {
-      const keys = new ApiKeys(db).list().map((k) => ({
+      const keys = new ApiKeys(db, { home: this.home }).list().map((k) => ({
         id: k.id,
         name: k.name,
         createdAt: new Date(k.createdAt).toISOString(),

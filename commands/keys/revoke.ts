@@ -13,7 +13,7 @@ export default class KeysRevoke extends BaseCommand<typeof KeysRevoke> {
   async run(): Promise<{ id: string; revokedAt: string }> {
     const db = openDatabase(this.home);
     try {
-      const key = new ApiKeys(db).revoke(this.args.id);
+      const key = new ApiKeys(db, { home: this.home }).revoke(this.args.id);
       this.log(`API key ${key.id} revoked.`);
       return { id: key.id, revokedAt: new Date(key.revokedAt ?? Date.now()).toISOString() };
     } finally {

@@ -60,6 +60,8 @@ export function webhookScheduleFromEnv(): readonly number[] | undefined {
  */
 export function labWebhookKind(opts: {
   db: () => Database.Database;
+  /** The home whose keys/ folder holds the key the webhook secrets are sealed with. */
+  home: string;
   scheduleMs?: readonly number[];
 }): JobKind {
   return {
@@ -71,7 +73,7 @@ export function labWebhookKind(opts: {
     timeoutMs: 20_000,
     async handler(raw, ctx) {
       const p = raw as LabWebhookPayload;
-      const secret = new ApiKeys(opts.db()).webhookSecret(p.keyId);
+      const secret = new ApiKeys(opts.db(), { home: opts.home }).webhookSecret(p.keyId);
       if (!secret)
         throw new PermanentJobError('WebhookKeyRevoked', 'The API key this upload came with was revoked.');
       const sentAt = new Date();

@@ -1,6 +1,7 @@
 import { hash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { ConflictError, NotFoundError } from '../errors.js';
+import { homeKeySync, openSealedJson, type Sealed, sealJson } from '../home-secrets.js';
 
 export interface ApiKey {
   id: string;
@@ -31,6 +32,11 @@ export const SERVER_KEY_CACHE_MS = 2_000;
 // crypto.hash is used because this runs on every request and costs half of createHash's object round trip.
 const hashKey = (key: string): string => hash('sha256', key, 'hex');
 
+/** The home's key that seals webhook secrets in the database (`<home>/keys/webhook-secrets.key`). */
+const SEAL_KEY_NAME = 'webhook-secrets';
+/** How a secret from before sealing looks in the column; it is sealed in place the next time keys open. */
+const PLAIN_SECRET = 'whsec_';
+
 const toKey = (r: KeyRow): ApiKey => ({
   id: r.id,
   name: r.name,
@@ -38,24 +44,34 @@ const toKey = (r: KeyRow): ApiKey => ({
   revokedAt: r.revoked_at,
 });
 
-/** API keys in the job store's SQLite file, so `assay keys ...` and `assay serve` share them. */
+/**
+ * API keys in the home's SQLite file, so `assay keys ...` and `assay serve` share them. The key itself is
+ * kept as a hash; the webhook secret must be recovered to sign with, so it is sealed (AES-256-GCM) with a
+ * key of the home's keys/ folder: a copy of the database alone does not give it away.
+ */
 export class ApiKeys {
   private readonly byHash;
   private readonly insert;
   private readonly all;
   private readonly activeById;
   private readonly revokeStmt;
+  private readonly plainRows;
+  private readonly resealStmt;
+  private sealKeyValue: string | undefined;
 
   /**
    * Keys verified in the last `cacheMs`, by hash: a database read per request was a large share of a small
    * request's cost. A revoked key is therefore refused at most `cacheMs` later (by this process).
    */
-  private readonly recent = new Map<string, { key: ApiKeyWithSecret; until: number }>();
+  private readonly recent = new Map<string, { key: ApiKey; until: number }>();
+
+  private readonly cacheMs: number;
 
   constructor(
     db: Database.Database,
-    private readonly cacheMs = 0,
+    private readonly opts: { home: string; cacheMs?: number },
   ) {
+    this.cacheMs = opts.cacheMs ?? 0;
     this.byHash = db.prepare<[string], KeyRow>(
       'SELECT * FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL',
     );
@@ -69,6 +85,32 @@ export class ApiKeys {
     this.revokeStmt = db.prepare<[number, string], KeyRow>(
       'UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL RETURNING *',
     );
+    this.plainRows = db.prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE webhook_secret LIKE ?');
+    this.resealStmt = db.prepare(
+      'UPDATE api_keys SET webhook_secret = ? WHERE id = ? AND webhook_secret = ?',
+    );
+  }
+
+  private get sealKey(): string {
+    this.sealKeyValue ??= homeKeySync(this.opts.home, SEAL_KEY_NAME);
+    return this.sealKeyValue;
+  }
+
+  private seal(secret: string): string {
+    return JSON.stringify(sealJson(secret, this.sealKey));
+  }
+
+  private open(stored: string): string {
+    if (stored.startsWith(PLAIN_SECRET)) return stored;
+    return openSealedJson(JSON.parse(stored) as Sealed, this.sealKey) as string;
+  }
+
+  /** Seal the webhook secrets written in the clear by versions before sealing; returns how many. */
+  sealPlainSecrets(): number {
+    let sealed = 0;
+    for (const row of this.plainRows.all(`${PLAIN_SECRET}%`))
+      sealed += this.resealStmt.run(this.seal(row.webhook_secret), row.id, row.webhook_secret).changes;
+    return sealed;
   }
 
   /** A new key; the plain key and webhook secret are returned here and never again. */
@@ -77,19 +119,19 @@ export class ApiKeys {
     const webhookSecret = `whsec_${randomBytes(32).toString('base64')}`;
     const id = randomUUID();
     const now = Date.now();
-    this.insert.run(id, name, hashKey(key), webhookSecret, now);
+    this.insert.run(id, name, hashKey(key), this.seal(webhookSecret), now);
     return { key, apiKey: { id, name, createdAt: now, revokedAt: null, webhookSecret } };
   }
 
   /** The active key matching a presented header value, or null. */
-  verify(presented: string | undefined, now = Date.now()): ApiKeyWithSecret | null {
+  verify(presented: string | undefined, now = Date.now()): ApiKey | null {
     if (!presented?.startsWith(KEY_PREFIX)) return null;
     const hash = hashKey(presented);
     const cached = this.recent.get(hash);
     if (cached && cached.until > now) return cached.key;
     const row = this.byHash.get(hash);
     if (!row || !timingSafeEqual(Buffer.from(row.key_hash), Buffer.from(hash))) return null;
-    const key = { ...toKey(row), webhookSecret: row.webhook_secret };
+    const key = toKey(row);
     if (this.recent.size >= MAX_CACHED_KEYS) this.recent.clear();
     this.recent.set(hash, { key, until: now + this.cacheMs });
     return key;
@@ -97,7 +139,8 @@ export class ApiKeys {
 
   /** The signing secret of an active key (webhooks are not sent for revoked keys). */
   webhookSecret(id: string): string | null {
-    return this.activeById.get(id)?.webhook_secret ?? null;
+    const row = this.activeById.get(id);
+    return row ? this.open(row.webhook_secret) : null;
   }
 
   list(): ApiKey[] {

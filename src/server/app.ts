@@ -88,7 +88,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     },
   });
   capConnectionsPerIp(app.server, connections.maxConnectionsPerIp);
-  const keys = new ApiKeys(opts.db, SERVER_KEY_CACHE_MS);
+  const keys = new ApiKeys(opts.db, { home: opts.home, cacheMs: SERVER_KEY_CACHE_MS });
+  keys.sealPlainSecrets();
   // The pre-signed upload URL carries its own HMAC signature instead of an API key.
   registerAuth(app, keys, {
     signedByUrl: (req, path) => req.method === 'PUT' && /^\/extraction\/lab\/upload\/[^/]+$/.test(path),

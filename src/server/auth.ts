@@ -4,12 +4,12 @@ import type {
   FastifyRequest,
   HookHandlerDoneFunction as HookDone,
 } from 'fastify';
-import type { ApiKeys, ApiKeyWithSecret } from './api-keys.js';
+import type { ApiKey, ApiKeys } from './api-keys.js';
 import { HttpError } from './error-bodies.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    apiKey: ApiKeyWithSecret | null;
+    apiKey: ApiKey | null;
   }
 }
 

@@ -112,7 +112,7 @@ describe('assay serve survives SIGKILL with jobs in flight (real processes)', ()
 
   beforeAll(async () => {
     const db = openDatabase(home.dir);
-    key = new ApiKeys(db).create('kill').key;
+    key = new ApiKeys(db, { home: home.dir }).create('kill').key;
     db.close();
     hooks = await receiver((b) => b.jobId);
     callbacks = await receiver((b) => b.job_id);

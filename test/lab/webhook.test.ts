@@ -43,10 +43,10 @@ describe('lab webhooks as outbox jobs', () => {
   async function setup(script: Array<{ status: number; headers?: Record<string, string> }>) {
     const home = tmpHome();
     const db = openDatabase(home.dir);
-    const keyId = new ApiKeys(db).create('hooks').apiKey.id;
+    const keyId = new ApiKeys(db, { home: home.dir }).create('hooks').apiKey.id;
     const receiver = await scriptedReceiver(script);
     const registry = new JobRegistry().register(
-      labWebhookKind({ db: () => db, scheduleMs: [50, 100, 150, 200, 250] }),
+      labWebhookKind({ db: () => db, home: home.dir, scheduleMs: [50, 100, 150, 200, 250] }),
     );
     const engine = Engine.open(home.dir, registry);
     engine.startWorker({ pollMs: 5 });
@@ -99,7 +99,7 @@ describe('lab webhooks as outbox jobs', () => {
   it('a lab job whose worker died on its last attempt still sends job.failed and deletes its copy', async () => {
     const home = tmpHome();
     const db = openDatabase(home.dir);
-    const keyId = new ApiKeys(db).create('hooks').apiKey.id;
+    const keyId = new ApiKeys(db, { home: home.dir }).create('hooks').apiKey.id;
     const bodies: string[] = [];
     const receiver = createServer((req, res) => {
       let body = '';
@@ -114,7 +114,7 @@ describe('lab webhooks as outbox jobs', () => {
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     const registry = new JobRegistry()
       .register(labExtractKind)
-      .register(labWebhookKind({ db: () => db, scheduleMs: [50] }));
+      .register(labWebhookKind({ db: () => db, home: home.dir, scheduleMs: [50] }));
     const engine = Engine.open(home.dir, registry);
     cleanups.push(
       home.cleanup,

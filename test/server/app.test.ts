@@ -18,7 +18,7 @@ describe('assay serve: a real server on 127.0.0.1', () => {
     ({
       key,
       apiKey: { id: keyId },
-    } = new ApiKeys(db).create('test'));
+    } = new ApiKeys(db, { home: home.dir }).create('test'));
     db.close();
     server = await startTestServer(home.dir);
   });
@@ -59,7 +59,7 @@ describe('assay serve: a real server on 127.0.0.1', () => {
   it('a revoked key is refused once the short key cache of the server has passed', async () => {
     expect((await get('/nowhere', key)).status).toBe(404);
     const db = openDatabase(home.dir);
-    new ApiKeys(db).revoke(keyId);
+    new ApiKeys(db, { home: home.dir }).revoke(keyId);
     db.close();
     await new Promise((r) => setTimeout(r, SERVER_KEY_CACHE_MS + 50));
     expect((await get('/nowhere', key)).status).toBe(401);

@@ -273,7 +273,7 @@ describe('malformed requests on every route (fixed-seed fuzzing on a real server
 
   beforeAll(async () => {
     const db = openDatabase(home.dir);
-    key = new ApiKeys(db).create('fuzz').key;
+    key = new ApiKeys(db, { home: home.dir }).create('fuzz').key;
     db.close();
     // Limits are read when the server starts; raised so 429s do not hide the shapes of other answers.
     process.env.ASSAY_LIMIT_UPLOADS_PER_HOUR = '1000000';
@@ -456,7 +456,7 @@ describe('malformed requests on every route (fixed-seed fuzzing on a real server
 
   it('429s (limits low on a second server over the same store) keep the shape of their area', async () => {
     const db = openDatabase(home.dir);
-    const limitedKey = new ApiKeys(db).create('fuzz-limited').key;
+    const limitedKey = new ApiKeys(db, { home: home.dir }).create('fuzz-limited').key;
     db.close();
     process.env.ASSAY_LIMIT_UPLOADS_PER_HOUR = '2';
     process.env.ASSAY_LIMIT_REFDATA_PER_SECOND = '3';

@@ -64,7 +64,7 @@ describe('lab routes (SPEC.md B) on a real server with a real webhook receiver',
 
   beforeAll(async () => {
     const db = openDatabase(home.dir);
-    const created = new ApiKeys(db).create('lab');
+    const created = new ApiKeys(db, { home: home.dir }).create('lab');
     key = created.key;
     secret = created.apiKey.webhookSecret;
     db.close();

@@ -53,7 +53,7 @@ describe('reference data routes (SPEC.md C) on a real server', () => {
 
   beforeAll(async () => {
     const db = openDatabase(home.dir);
-    const keys = new ApiKeys(db);
+    const keys = new ApiKeys(db, { home: home.dir });
     key = keys.create('main').key;
     limitedKey = keys.create('limited').key;
     rawKey = keys.create('raw').key;

@@ -61,7 +61,7 @@ describe('report routes (SPEC.md A) on a real server with a real callback receiv
 
   beforeAll(async () => {
     const db = openDatabase(home.dir);
-    key = new ApiKeys(db).create('reports').key;
+    key = new ApiKeys(db, { home: home.dir }).create('reports').key;
     db.close();
     hook = await receiver();
     server = await startTestServer(home.dir, { workers: 2, allowPrivateTargets: true });

@@ -7,7 +7,7 @@ import { type RunningServer, startServer } from '../../../src/server/serve.js';
 export function createKey(home: string, name = 'test') {
   const db = openDatabase(home);
   try {
-    return new ApiKeys(db).create(name);
+    return new ApiKeys(db, { home }).create(name);
   } finally {
     db.close();
   }
