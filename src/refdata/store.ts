@@ -150,6 +150,7 @@ export class RefdataStore {
         scoring_version: scoringVersion,
       },
       predictor_statistics: statistics,
+      ...(statistics.length === 0 ? { notice: NO_STATISTICS_NOTICE } : {}),
     };
   }
 
@@ -198,6 +199,11 @@ export class RefdataStore {
     );
   }
 }
+
+/** SPEC.md allows ages 0-120; an empty answer says why rather than look like a failure. */
+export const NO_STATISTICS_NOTICE =
+  'No population statistics apply to this sex and age: they describe adults (NHANES) and are not ' +
+  'stretched to younger ages.';
 
 function bundledStatistics(sex: Sex, age: number): PredictorStatistic[] {
   const groups = bundledDataset().statistics.filter((g) => g.sex === sex);

@@ -95,6 +95,8 @@ export function partnerRangeProblem(
 export const predictorStatisticsResponseSchema = z.object({
   header: requestHeaderSchema.extend({ scoring_version: z.string().min(1) }),
   predictor_statistics: z.array(predictorStatisticSchema),
+  /** Why predictor_statistics is empty (an age the population statistics do not cover); absent otherwise. */
+  notice: z.string().optional(),
 });
 
 export const topPredictorSchema = z.object({

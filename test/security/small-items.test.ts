@@ -97,4 +97,32 @@ describe('smaller items', () => {
     expect(`${list.stdout}${list.stderr}`).toMatch(/empty \(0 bytes\)/);
     expect(statSync(join(dir, 'assay.db')).size).toBe(0);
   });
+  it('/predictor-statistics/ for a child (SPEC.md allows 0-120) says why it has no statistics', async () => {
+    const dir = home('assay-small-child-');
+    const { key } = createKey(dir, 'child');
+    const server: RunningServer = await startTestServer(dir);
+    try {
+      const ask = async (age: number) => {
+        const r = await fetch(`${server.url}/predictor-statistics/`, {
+          method: 'POST',
+          headers: { 'x-api-key': key, 'content-type': 'application/json' },
+          body: JSON.stringify({
+            header: { event_id: 'e-1', event_asof_dtutc: '2025-01-01T00:00:00Z' },
+            sex: 'female',
+            age,
+          }),
+        });
+        expect(r.status).toBe(200);
+        return (await r.json()) as { predictor_statistics: unknown[]; notice?: string };
+      };
+      const child = await ask(9);
+      expect(child.predictor_statistics).toEqual([]);
+      expect(child.notice).toMatch(/adults/);
+      const adult = await ask(50);
+      expect(adult.predictor_statistics.length).toBeGreaterThan(0);
+      expect(adult.notice).toBeUndefined();
+    } finally {
+      await server.close();
+    }
+  });
 });

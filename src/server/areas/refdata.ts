@@ -133,14 +133,16 @@ export const refdataArea: Area = {
       }
       const parsed = predictorStatisticsRequestSchema.safeParse(req.body);
       if (!parsed.success) throw new HttpError(422, 'validation_error', formatZodError(parsed.error));
-      const { header, predictor_statistics } = store.predictorStatistics(parsed.data);
+      const { header, predictor_statistics, notice } = store.predictorStatistics(parsed.data);
       // The same text JSON.stringify would give: the echoed header, then the shared statistics' JSON. A string
       // rather than Buffer.concat of shared bytes: Node writes a string body together with the headers, and
       // a fresh 2.5 KB Buffer per request kept exhausting the buffer pool (measured slower under load).
       reply
         .type(JSON_TYPE)
         .send(
-          `{"header":${JSON.stringify(header)},"predictor_statistics":${answers.json(predictor_statistics)}}`,
+          `{"header":${JSON.stringify(header)},"predictor_statistics":${answers.json(predictor_statistics)}${
+            notice ? `,"notice":${JSON.stringify(notice)}` : ''
+          }}`,
         );
     });
   },
