@@ -51,7 +51,10 @@ describe('the PostgreSQL job store', () => {
       const { rows } = await (stores[0] as PgJobStore).pool.query(
         'SELECT version, name FROM assay_migrations ORDER BY version',
       );
-      expect(rows).toEqual([{ version: 1, name: '0001_jobs.sql' }]);
+      expect(rows).toEqual([
+        { version: 1, name: '0001_jobs.sql' },
+        { version: 2, name: '0002_job_owner.sql' },
+      ]);
     } finally {
       await Promise.all(stores.map((s) => s.close()));
     }

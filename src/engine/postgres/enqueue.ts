@@ -12,12 +12,12 @@ export type Queryable = pg.Pool | pg.PoolClient;
 // back into rows, so 500 jobs cost one round trip, not 500.
 const INSERT = `
   INSERT INTO jobs (id, kind, state, status, waiting_status, running_status, payload, max_attempts, run_at,
-                    parent_id, idempotency_key, created_at, updated_at)
-  SELECT t.*, $12::bigint, $12::bigint
+                    parent_id, idempotency_key, owner, created_at, updated_at)
+  SELECT t.*, $13::bigint, $13::bigint
     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
-                $8::integer[], $9::bigint[], $10::text[], $11::text[])
+                $8::integer[], $9::bigint[], $10::text[], $11::text[], $12::text[])
          AS t(id, kind, state, status, waiting_status, running_status, payload, max_attempts, run_at,
-              parent_id, idempotency_key)
+              parent_id, idempotency_key, owner)
   ON CONFLICT (kind, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
   RETURNING *`;
 
@@ -48,6 +48,7 @@ export async function insertJobs(db: Queryable, jobs: NewJob[], now: number): Pr
       runAt: job.runAt ?? now,
       parentId: job.parentId ?? null,
       key: job.idempotencyKey ?? null,
+      owner: job.owner ?? null,
     };
   });
   const column = <K extends keyof (typeof rows)[number]>(k: K) => rows.map((r) => r[k]);
@@ -63,6 +64,7 @@ export async function insertJobs(db: Queryable, jobs: NewJob[], now: number): Pr
     column('runAt'),
     column('parentId'),
     column('key'),
+    column('owner'),
     now,
   ]);
   const byId = new Map(inserted.rows.map((r) => [r.id, r]));
