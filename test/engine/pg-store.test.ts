@@ -60,6 +60,31 @@ describe('the PostgreSQL job store', () => {
     }
   });
 
+  it('a claim passes over jobs another claim holds locked, fair turn or not, and still fills its limit', async () => {
+    const store = await PgJobStore.open(await server.createDatabase());
+    const other = await store.pool.connect();
+    try {
+      const now = Date.now();
+      const jobs = await store.enqueue(
+        Array.from({ length: 30 }, (_, n) => ({
+          kind: 'k',
+          owner: n % 2 ? 'a' : 'b',
+          runAt: now - 1_000 + n,
+        })),
+      );
+      // Another claimer's transaction holds the twenty oldest: every job the fair order would pick first.
+      await other.query('BEGIN');
+      const held = jobs.slice(0, 20).map((j) => j.id);
+      await other.query('SELECT id FROM jobs WHERE id = ANY($1) FOR UPDATE', [held]);
+      const claimed = await store.claim({ workerId: 'w', kinds: ['k'], leaseMs: 60_000, limit: 5, now });
+      expect(claimed.map((j) => j.id)).toEqual(jobs.slice(20, 25).map((j) => j.id));
+    } finally {
+      await other.query('ROLLBACK');
+      other.release();
+      await store.close();
+    }
+  });
+
   it('refuses a schema written by a newer assay instead of guessing', async () => {
     const url = await server.createDatabase();
     const store = await PgJobStore.open(url);

@@ -307,6 +307,24 @@ export function testStore(name: string, factory: () => StoreUnderTest | Promise<
       expect(new Set(claimed).size).toBe(jobs.length);
     });
 
+    it('concurrent claims over several owners and unowned jobs never share a job, and take every one', async () => {
+      const owners = ['a', 'b', 'c', undefined];
+      const jobs = await store.enqueue(
+        Array.from({ length: 120 }, (_, n) => ({ kind: 'k', payload: n, owner: owners[n % 4] })),
+      );
+      const claimed: string[] = [];
+      const worker = async (w: number) => {
+        for (;;) {
+          const batch = await store.claim({ workerId: `w${w}`, kinds: ['k'], leaseMs: 60_000, limit: 5 });
+          if (batch.length === 0) return;
+          claimed.push(...batch.map((j) => j.id));
+        }
+      };
+      await Promise.all(Array.from({ length: 6 }, (_, w) => worker(w)));
+      expect(new Set(claimed).size).toBe(claimed.length);
+      expect(claimed).toHaveLength(jobs.length);
+    });
+
     it('one enqueue of many jobs returns them in order, reusing the job an idempotency key names', async () => {
       const [first] = await store.enqueue([{ kind: 'k', idempotencyKey: 'a', payload: 'first' }]);
       const batch = await store.enqueue([

@@ -26,11 +26,16 @@ export interface ClaimOptions {
  *   jobs without an owner;
  * - candidates: each owner's first `limit` due jobs, in order, from the same index; no owner can be given
  *   more than `limit`, so the rest of a backlog is never read or sorted;
- * - standing: each owner's running jobs and last activity, looked up only when two or more owners have
- *   jobs due (with one, the order within it is the whole answer);
- * - fair: the candidates in turn order, locked with SKIP LOCKED until `limit` are held;
- * - spill: only when concurrent claims hold some of those candidates, the next due jobs oldest first, so a
- *   claim racing another still comes back with work rather than empty-handed.
+ * - running, standing: the jobs each owner has running (one pass over the running rows) and its last
+ *   activity (one index probe each), looked up only when two or more owners have jobs due: with one, the
+ *   order within it is the whole answer;
+ * - ranked, fair: the first 2 x `limit` candidates in turn order, locked in that order with SKIP LOCKED
+ *   until `limit` are held (a row that another claim took meanwhile fails the state = 'ready' re-check);
+ * - spill: only when concurrent claims hold those candidates, the next due jobs oldest first, so a claim
+ *   racing others still comes back with work rather than empty-handed (fairness is then approximate).
+ * Every statement of this pool runs without JIT and bitmap scans (connect.ts): the estimates here are
+ * rough (a recursive scan's rows, a LIMIT the planner cannot see), and the final UPDATE looks its rows up
+ * by primary key from an array so a rough estimate cannot turn it into a scan of the table.
  */
 const CLAIM = `
   WITH RECURSIVE expired AS (
@@ -60,28 +65,35 @@ const CLAIM = `
          WHERE o.owner IS NOT NULL AND state = 'ready' AND owner = o.owner AND run_at <= $1
            AND kind = ANY($2::text[])
          ORDER BY run_at, created_at
-         LIMIT (SELECT n FROM wanted))
+         LIMIT $3)
        UNION ALL
        (SELECT id, run_at, created_at FROM jobs
          WHERE o.owner IS NULL AND state = 'ready' AND owner IS NULL AND run_at <= $1
            AND kind = ANY($2::text[])
-         ORDER BY run_at, created_at
-         LIMIT (SELECT n FROM wanted))
+         ORDER BY owner, run_at, created_at
+         LIMIT $3)
      ) c
-  ), standing AS (
-    SELECT d.owner,
-           CASE WHEN d.owners < 2 THEN 0
-                WHEN d.owner IS NULL THEN (SELECT count(*) FROM jobs WHERE state = 'running' AND owner IS NULL)
-                ELSE (SELECT count(*) FROM jobs WHERE state = 'running' AND owner = d.owner) END AS running,
-           CASE WHEN d.owners < 2 THEN 0
-                WHEN d.owner IS NULL THEN (SELECT max(updated_at) FROM jobs WHERE owner IS NULL)
+  ), owner_count AS (
+    SELECT count(*) AS n FROM (SELECT DISTINCT owner FROM candidates) u
+  ), running AS MATERIALIZED (
+    SELECT owner, count(*) AS n FROM jobs
+     WHERE state = 'running' AND (SELECT n FROM owner_count) > 1
+     GROUP BY owner
+  ), standing AS MATERIALIZED (
+    SELECT d.owner, coalesce(r.n, 0) AS running,
+           CASE WHEN (SELECT n FROM owner_count) < 2 THEN 0
+                WHEN d.owner IS NULL THEN (SELECT updated_at FROM jobs WHERE owner IS NULL
+                                            ORDER BY owner DESC, updated_at DESC LIMIT 1)
                 ELSE (SELECT max(updated_at) FROM jobs WHERE owner = d.owner) END AS served
-      FROM (SELECT owner, count(*) OVER () AS owners FROM (SELECT DISTINCT owner FROM candidates) u) d
+      FROM (SELECT DISTINCT owner FROM candidates) d
+      LEFT JOIN running r ON r.owner IS NOT DISTINCT FROM d.owner
   ), ranked AS (
     SELECT c.id,
            row_number() OVER (ORDER BY c.nth + s.running, s.served, c.run_at, c.created_at) AS turn
       FROM candidates c
       JOIN standing s ON s.owner IS NOT DISTINCT FROM c.owner
+     ORDER BY turn
+     LIMIT 2 * $3
   ), fair AS (
     SELECT j.id FROM ranked r JOIN jobs j ON j.id = r.id
      WHERE j.state = 'ready'
@@ -98,7 +110,7 @@ const CLAIM = `
   UPDATE jobs
      SET state = 'running', status = running_status, attempts = attempts + 1, locked_until = $4,
          lock_token = gen_random_uuid()::text, worker_id = $5, updated_at = $1
-   WHERE id IN (SELECT id FROM expired UNION ALL SELECT id FROM fair UNION ALL SELECT id FROM spill)
+   WHERE id = ANY (ARRAY(SELECT id FROM expired UNION ALL SELECT id FROM fair UNION ALL SELECT id FROM spill))
   RETURNING *`;
 
 export async function claimJobs(pool: pg.Pool, o: ClaimOptions): Promise<ClaimedJob[]> {

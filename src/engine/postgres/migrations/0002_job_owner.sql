@@ -6,6 +6,5 @@ ALTER TABLE jobs ADD COLUMN owner text;
 -- The fair claim (src/engine/postgres/claim.ts) skips along this index from one owner with ready jobs to the
 -- next, then reads each owner's oldest due jobs in order from it.
 CREATE INDEX jobs_ready_owner ON jobs (owner, run_at, created_at) WHERE state = 'ready';
--- How many jobs each owner has running, and when it was last served, without reading its history.
-CREATE INDEX jobs_running_owner ON jobs (owner) WHERE state = 'running';
+-- When each owner was last served (its latest change), without reading its history.
 CREATE INDEX jobs_owner_activity ON jobs (owner, updated_at);
