@@ -14,20 +14,24 @@ const types = {
 };
 
 export function createPool(url: string, max = 10): pg.Pool {
-  const pool = new pg.Pool({ connectionString: url, max, types });
+  // Settings go in the startup packet (`options`), so each connection has them before its first query:
+  // a SET sent on 'connect' raced that query on the same client.
+  // - The claim must walk the jobs_ready index in order and stop after `limit` rows. While the table's
+  //   statistics are stale (a new table, a sudden backlog: autovacuum analyzes a minute later at best) the
+  //   planner prefers a bitmap scan that reads and sorts every ready job on every claim: 6 ms instead of
+  //   0.2 ms at 3,400 ready jobs. None of our queries needs a bitmap scan, so this pool never uses one.
+  // - JIT compiling pays off for long analytical queries; ours are short, and the claim's estimates (owners
+  //   of a recursive scan, rows under a LIMIT the planner cannot see) can cross jit_above_cost and spend a
+  //   second compiling a query that runs in a millisecond.
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    types,
+    options: '-c enable_bitmapscan=off -c jit=off',
+  });
   // An idle pooled connection that drops (server restart, network) is discarded by the pool; the next query
   // opens a new one. Without a listener the 'error' event would end the process.
   pool.on('error', () => {});
-  // The claim must walk the jobs_ready index in order and stop after `limit` rows. While the table's
-  // statistics are stale (a new table, a sudden backlog: autovacuum analyzes a minute later at best) the
-  // planner prefers a bitmap scan that reads and sorts every ready job on every claim: 6 ms instead of
-  // 0.2 ms at 3,400 ready jobs. None of our queries needs a bitmap scan, so this pool never uses one.
-  // JIT compiling pays off for long analytical queries; ours are short, and the claim's estimates (owners
-  // of a recursive scan, rows under a LIMIT the planner cannot see) can cross jit_above_cost and spend a
-  // second compiling a query that runs in a millisecond.
-  pool.on('connect', (client) => {
-    client.query('SET enable_bitmapscan = off; SET jit = off').catch(() => {});
-  });
   return pool;
 }
 
