@@ -32,13 +32,20 @@ export function repairOcrWord(word: string): Repair {
 
 /**
  * `1O4`, `l.5`, `2O.1`: digits with look-alike letters, and at least one real digit; `33:5`: a decimal
- * point read as a colon (one digit after it: a time has two, a titer `1:40` two or more).
+ * point read as a colon (one digit after it: a time has two, a titer `1:40` two or more); `<l`, `<O`: a
+ * bound whose one digit was read as a look-alike letter (a comparator and one letter make no word).
  */
 function repairNumber(word: string): Repair | null {
   if (/^\d+:\d$/.test(word)) return { text: word.replace(':', '.'), repaired: true };
+  if (/^[<>]=?[OIl|]$/.test(word))
+    return { text: word.slice(0, -1) + lookalikeDigit(word.slice(-1)), repaired: true };
   if (!/\d/.test(word) || !/^[<>]?[\dOoDIl|S.]+$/.test(word) || NUMBER.test(word)) return null;
   const text = word.replace(/[OoDIl|S]/g, (ch) => DIGIT_LOOKALIKES[ch] ?? ch);
   return NUMBER.test(text) ? { text, repaired: true } : null;
+}
+
+function lookalikeDigit(ch: string): string {
+  return DIGIT_LOOKALIKES[ch] ?? ch;
 }
 
 /** A unit-shaped word (it has a slash) the normaliser does not know, with exactly one known repair. */

@@ -12,6 +12,10 @@ describe('repairOcrWord', () => {
     ['2O.1', '20.1'],
     ['<O.2', '<0.2'],
     ['33:5', '33.5'],
+    ['<l', '<1'],
+    ['<I', '<1'],
+    ['<O', '<0'],
+    ['>=l', '>=1'],
   ])('repairs %j to %j and says so', (word, text) => {
     expect(repairOcrWord(word)).toEqual({ text, repaired: true });
   });
@@ -27,6 +31,9 @@ describe('repairOcrWord', () => {
     ['A1c'],
     ['07:32'],
     ['1:40'],
+    ['<1'],
+    ['<a'],
+    ['l'],
   ])('leaves %j as it is', (word) => {
     expect(repairOcrWord(word)).toEqual({ text: word, repaired: false });
   });
@@ -68,5 +75,41 @@ describe('OCR doubts on a row', () => {
       .join(' ');
     expect(messages).toContain('CREATININE');
     expect(messages).not.toContain('102');
+  });
+
+  it('flags a value shaped like a bound where the range cell is empty, the same, or starts at that bound', () => {
+    const ocr = { repaired: false, confidence: 96 };
+    const bound = (resultValue: string, referenceRangeText: string | null) =>
+      codes(row({ biomarker: 'CHOLESTEROL, TOTAL', resultValue, referenceRangeText, ocr }));
+    expect(bound('<200', 'N/A')).toEqual([['ocr_value_like_range', 2]]);
+    expect(bound('>=40', null)).toEqual([['ocr_value_like_range', 2]]);
+    expect(bound('<150', '< 150')).toEqual([['ocr_value_like_range', 2]]);
+    expect(bound('<1138', '1138-1409')).toEqual([['ocr_value_like_range', 2]]);
+    expect(bound('>222.9', '222.9-217.4')).toEqual([['ocr_value_like_range', 2]]);
+  });
+
+  it('does not doubt a below-the-limit result beside a range of its own, nor any text-layer row', () => {
+    const ocr = { repaired: false, confidence: 96 };
+    expect(codes(row({ resultValue: '<10', referenceRangeText: '<14', ocr }))).toEqual([]);
+    expect(codes(row({ resultValue: '<1', referenceRangeText: '< or = 1', ocr }))).toEqual([]);
+    expect(codes(row({ resultValue: '172', referenceRangeText: '<200', ocr }))).toEqual([]);
+    expect(codes(row({ resultValue: '<200', referenceRangeText: 'N/A' }))).toEqual([]);
+  });
+
+  it('flags a dropped decimal point where the value read back with it is a little outside the range', () => {
+    const ocr = { repaired: false, confidence: 96 };
+    expect(
+      codes(row({ biomarker: 'MCHC', resultValue: '318', referenceRangeText: '32.0-36.0', ocr })),
+    ).toEqual([['ocr_suspect_decimal', 2]]);
+    expect(codes(row({ biomarker: 'EPA', resultValue: '17', referenceRangeText: '0.2-2.3', ocr }))).toEqual([
+      ['ocr_suspect_decimal', 2],
+    ]);
+    // In range, or far from any reading of it: not a dropped point.
+    expect(
+      codes(row({ biomarker: 'MCHC', resultValue: '33', referenceRangeText: '32.0-36.0', ocr })),
+    ).toEqual([]);
+    expect(
+      codes(row({ biomarker: 'GLUCOSE', resultValue: '1500', referenceRangeText: '65-99', ocr })),
+    ).toEqual([]);
   });
 });

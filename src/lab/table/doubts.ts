@@ -65,6 +65,15 @@ function ocrDoubts(row: ParsedRow): ValidationFlag[] {
         row.pageNumber,
       ),
     );
+  if (valueLikeBound(row))
+    flags.push(
+      flag(
+        'ocr_value_like_range',
+        'warning',
+        `${row.biomarker} has a value shaped like a reference bound; its value may not have been read`,
+        row.pageNumber,
+      ),
+    );
   if (droppedDecimal(row))
     flags.push(
       flag(
@@ -77,13 +86,39 @@ function ocrDoubts(row: ParsedRow): ValidationFlag[] {
   return flags;
 }
 
+/** A value that is one bound ("<200", ">=40"), as reference ranges and risk-category columns print them. */
+const BOUND_VALUE = /^(?:[<>]=?|[≤≥])\s*(\d+(?:\.\d+)?)$/;
+
+/**
+ * A bound read as the value while the range cell is empty, says the same, or is the next category starting
+ * at that bound ("<150" then "150-199"): the reader most likely took a range or risk-table cell for the value
+ * (a value cell OCR missed, or a table of categories read as results). A bound-shaped value beside a range
+ * of its own ("<10" beside "<14") is an ordinary below-the-limit result and is not doubted.
+ */
+function valueLikeBound(row: ParsedRow): boolean {
+  const value = row.resultValue?.trim() ?? '';
+  const bound = BOUND_VALUE.exec(value);
+  if (!bound) return false;
+  const range = row.referenceRangeText?.trim() ?? '';
+  if (!/\d/.test(range)) return true;
+  if (range.replace(/\s+/g, '') === value.replace(/\s+/g, '')) return true;
+  const first = /^\d+(?:\.\d+)?/.exec(range)?.[0];
+  return first !== undefined && Number(first) === Number(bound[1]);
+}
+
+/**
+ * How far outside its range a value read back with its point may fall and still be taken for a dropped
+ * point: results are often a little low or high (MCHC "318" beside 32.0-36.0 is 31.8, just below).
+ */
+const NEAR_RANGE = 1.25;
+
 function droppedDecimal(row: ParsedRow): boolean {
   const value = Number(row.resultValue);
   const { min, max } = parseReferenceRange(row.referenceRangeText);
   if (!Number.isFinite(value) || !/^\d+$/.test(row.resultValue ?? '') || min === null || max === null)
     return false;
   if (value >= min && value <= max * 3) return false;
-  return [10, 100].some((d) => value / d >= min && value / d <= max);
+  return [10, 100].some((d) => value / d >= min / NEAR_RANGE && value / d <= max * NEAR_RANGE);
 }
 
 export function withoutNameFlag(pageNumber: number): ValidationFlag {
