@@ -30,8 +30,7 @@ export function prepareClaim(db: Database.Database): (opts: ClaimOptions) => Cla
     }
   >();
   // How many owners the table holds, 0, 1 or more, from three probes of jobs_owner_activity. With at most
-  // one, the round robin is just oldest due first, and the fair statement (which ranks every due job: 1,000
-  // jobs/s at a 10,000-job backlog against 10,000+ oldest first) is not needed. Finished jobs count too, so
+  // one, the round robin is just oldest due first, and the fair statement is not needed. Finished jobs count too, so
   // this holds until another key's jobs are pruned: the cheap path is taken only when it is certainly right.
   const owners = db
     .prepare<[], number>(
@@ -57,17 +56,26 @@ export function prepareClaim(db: Database.Database): (opts: ClaimOptions) => Cla
         // comes before anyone's second, counting the jobs each owner already has running, and between
         // equals the owner served least recently goes first (the latest change to any of its jobs), so one
         // key's backlog never queues another key's job behind all of it.
+        // Only each owner's first `limit` due jobs can be among the `limit` taken (an owner's later jobs
+        // rank behind its earlier ones), so those are all the statement ranks: one probe of
+        // jobs_ready_owner per owner with due work instead of every due job (migration 0006).
         ready: db.prepare(
           `UPDATE jobs ${TAKE}
             WHERE id IN (
-              WITH running AS (
+              WITH owners AS (
+                SELECT DISTINCT owner FROM jobs WHERE state = 'ready' AND run_at <= ?
+              ),
+              running AS (
                 SELECT owner, COUNT(*) AS n FROM jobs WHERE state = 'running' GROUP BY owner
               ),
               due AS (
-                SELECT id, owner, run_at, created_at,
-                       ROW_NUMBER() OVER (PARTITION BY owner ORDER BY run_at, created_at) AS nth
-                  FROM jobs
-                 WHERE state = 'ready' AND run_at <= ? AND kind IN (${kinds})
+                SELECT j.id, j.owner, j.run_at, j.created_at,
+                       ROW_NUMBER() OVER (PARTITION BY j.owner ORDER BY j.run_at, j.created_at) AS nth
+                  FROM owners
+                  JOIN jobs AS j ON j.id IN (
+                    SELECT id FROM jobs
+                     WHERE state = 'ready' AND owner IS owners.owner AND run_at <= ? AND kind IN (${kinds})
+                     ORDER BY run_at, created_at LIMIT ?)
               )
               SELECT due.id FROM due LEFT JOIN running ON running.owner IS due.owner
                ORDER BY due.nth + COALESCE(running.n, 0),
@@ -94,8 +102,13 @@ export function prepareClaim(db: Database.Database): (opts: ClaimOptions) => Cla
     const { expired, ready: fair, oldest } = statementsFor(o.kinds.length);
     const take = [o.now + o.leaseMs, o.workerId, o.now];
     const rows = expired.all(...take, o.now, ...o.kinds, o.limit);
-    const ready = (owners.get() as number) > 1 ? fair : oldest;
-    if (rows.length < o.limit) rows.push(...ready.all(...take, o.now, ...o.kinds, o.limit - rows.length));
+    const want = o.limit - rows.length;
+    if (want > 0)
+      rows.push(
+        ...((owners.get() as number) > 1
+          ? fair.all(...take, o.now, o.now, ...o.kinds, want, want)
+          : oldest.all(...take, o.now, ...o.kinds, want)),
+      );
     // RETURNING order is unspecified; hand jobs out oldest due first.
     rows.sort((a, b) => a.run_at - b.run_at || a.created_at - b.created_at);
     return rows.map((row) => ({ ...toRecord(row), lockToken: row.lock_token as string }));
