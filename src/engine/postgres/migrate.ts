@@ -1,30 +1,10 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type pg from 'pg';
 import { StoreError } from '../../errors.js';
-import { packageRoot } from '../../paths.js';
+import { loadMigrations } from '../migration-files.js';
 import { inTransaction } from './connect.js';
 
-const MIGRATIONS_DIR = join(packageRoot(), 'src', 'engine', 'postgres', 'migrations');
 /** Any fixed number: every node that migrates takes this advisory lock, so only one applies each step. */
 const MIGRATION_LOCK = 0x61737361;
-
-interface Migration {
-  version: number;
-  name: string;
-  sql: string;
-}
-
-function loadMigrations(): Migration[] {
-  return readdirSync(MIGRATIONS_DIR)
-    .filter((f) => /^\d{4}_.+\.sql$/.test(f))
-    .sort()
-    .map((f) => ({
-      version: Number(f.slice(0, 4)),
-      name: f,
-      sql: readFileSync(join(MIGRATIONS_DIR, f), 'utf8'),
-    }));
-}
 
 export interface MigrationReport {
   from: number;
@@ -38,7 +18,7 @@ export interface MigrationReport {
  * together do not race. `assay_migrations` records each one. A schema from a newer assay is refused.
  */
 export async function migratePg(pool: pg.Pool): Promise<MigrationReport> {
-  const migrations = loadMigrations();
+  const migrations = loadMigrations('postgres');
   const latest = migrations.at(-1)?.version ?? 0;
   return inTransaction(pool, async (client) => {
     await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);

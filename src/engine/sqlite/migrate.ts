@@ -1,34 +1,13 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { StoreError } from '../../errors.js';
-import { packageRoot } from '../../paths.js';
-
-const MIGRATIONS_DIR = join(packageRoot(), 'src', 'engine', 'sqlite', 'migrations');
-
-interface Migration {
-  version: number;
-  name: string;
-  sql: string;
-}
-
-function loadMigrations(): Migration[] {
-  return readdirSync(MIGRATIONS_DIR)
-    .filter((f) => /^\d{4}_.+\.sql$/.test(f))
-    .sort()
-    .map((f) => ({
-      version: Number(f.slice(0, 4)),
-      name: f,
-      sql: readFileSync(join(MIGRATIONS_DIR, f), 'utf8'),
-    }));
-}
+import { loadMigrations } from '../migration-files.js';
 
 /**
  * Apply the numbered migrations the file has not seen, each in its own transaction; `user_version` records
  * the last one. A file from a newer assay (higher version than we know) is refused rather than guessed at.
  */
 export function migrate(db: Database.Database): number {
-  const migrations = loadMigrations();
+  const migrations = loadMigrations('sqlite');
   const latest = migrations.at(-1)?.version ?? 0;
   const current = db.pragma('user_version', { simple: true }) as number;
   if (current > latest) {
