@@ -22,9 +22,9 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { crc32, deflateSync } from 'node:zlib';
 import { collect, newDocument, PAGE } from '../../fixtures/labs/gen/draw.js';
 import type { ExpectedExtraction } from '../../fixtures/labs/gen/expected.js';
+import { encodeGreyPng } from '../../fixtures/labs/gen/png.js';
 import { createRng, type Rng, seedFor } from '../../fixtures/labs/gen/rng.js';
 import { expectedExtraction, manifest, pdfBytes } from '../../test/lab/fixture-files.js';
 import type { TruthRow } from './score-extraction.js';
@@ -162,7 +162,7 @@ export async function scannedCases(opts: ScanOptions = {}): Promise<ScannedCase[
         for (const page of await rasterise(dir, source, dpi)) {
           const d = drawDegradation(rng, opts);
           degradation.push(d);
-          pngs.push(encodeGreyPngFast(degrade(page, d, rng), page.width, page.height));
+          pngs.push(encodeGreyPng(degrade(page, d, rng), page.width, page.height, 1));
         }
       }
       cases.push({
@@ -334,34 +334,4 @@ async function imagePdf(pngs: readonly Buffer[], title: string): Promise<Buffer>
   }
   doc.end();
   return done;
-}
-
-/**
- * An 8-bit greyscale PNG, filter 0, deflated at level 1: noise does not compress, and level 9 only costs
- * time (pdfkit embeds the deflated data as it is).
- */
-export function encodeGreyPngFast(pixels: Uint8Array, width: number, height: number): Buffer {
-  const raw = Buffer.alloc((width + 1) * height);
-  for (let row = 0; row < height; row++)
-    raw.set(pixels.subarray(row * width, (row + 1) * width), row * (width + 1) + 1);
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.writeUInt8(8, 8); // bit depth
-  header.writeUInt8(0, 9); // colour type: greyscale
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    pngChunk('IHDR', header),
-    pngChunk('IDAT', deflateSync(raw, { level: 1 })),
-    pngChunk('IEND', Buffer.alloc(0)),
-  ]);
-}
-
-function pngChunk(type: string, data: Buffer): Buffer {
-  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-  const frame = Buffer.alloc(8 + data.length + 4);
-  frame.writeUInt32BE(data.length, 0);
-  body.copy(frame, 4);
-  frame.writeUInt32BE(crc32(body), 8 + data.length);
-  return frame;
 }
