@@ -42,6 +42,7 @@ import {
   rowsOf,
   scoreExtraction,
   type TruthRow,
+  truthOf,
 } from './support/score-extraction.js';
 
 const WORKERS = 2;
@@ -146,19 +147,6 @@ interface Case {
   name: string;
   pdf: Uint8Array;
   truth: TruthRow[];
-}
-
-function truthOf(expected: ExpectedExtraction): TruthRow[] {
-  return expected.panels.flatMap((panel) =>
-    panel.panelResults.map((r) => ({
-      name: r.biomarker,
-      value: r.resultValue,
-      unit: r.resultUnit,
-      range: r.referenceRangeText,
-      page: r.pageNumber,
-      loinc: r.loincCode,
-    })),
-  );
 }
 
 function committedFamilies(): Map<string, Case[]> {

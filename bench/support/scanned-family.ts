@@ -27,7 +27,7 @@ import type { ExpectedExtraction } from '../../fixtures/labs/gen/expected.js';
 import { encodeGreyPng } from '../../fixtures/labs/gen/png.js';
 import { createRng, type Rng, seedFor } from '../../fixtures/labs/gen/rng.js';
 import { expectedExtraction, manifest, pdfBytes } from '../../test/lab/fixture-files.js';
-import type { TruthRow } from './score-extraction.js';
+import { type TruthRow, truthOf } from './score-extraction.js';
 
 const run = promisify(execFile);
 
@@ -124,20 +124,6 @@ function plans(): Plan[] {
       expect: { status: 'invalid_document', rejection_reason: 'multiple_collection_dates' },
     },
   ];
-}
-
-/** The rows of a fixture's expected results, as the scorer wants them. */
-export function truthOf(expected: ExpectedExtraction): TruthRow[] {
-  return expected.panels.flatMap((panel) =>
-    panel.panelResults.map((r) => ({
-      name: r.biomarker,
-      value: r.resultValue,
-      unit: r.resultUnit,
-      range: r.referenceRangeText,
-      page: r.pageNumber,
-      loinc: r.loincCode,
-    })),
-  );
 }
 
 /**

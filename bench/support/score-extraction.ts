@@ -182,6 +182,20 @@ export function rowsOf(panels: ReadonlyArray<{ panelResults: readonly FoundRow[]
   );
 }
 
+/** A fixture's expected results (its committed or drawn ExtractionResults) as truth rows. */
+export function truthOf(expected: {
+  panels: ReadonlyArray<{ panelResults: readonly FoundRow[] }>;
+}): TruthRow[] {
+  return rowsOf(expected.panels).map((r) => ({
+    name: r.biomarker,
+    value: r.resultValue,
+    unit: r.resultUnit,
+    range: r.referenceRangeText,
+    page: r.pageNumber,
+    loinc: r.loincCode,
+  }));
+}
+
 /** Scores of several reports taken together: rows counted across reports, never paired across them. */
 export interface PooledScore {
   truth: number;
