@@ -46,17 +46,24 @@ export class FileBlobStore implements BlobStore {
   }
 
   async list(prefix: string): Promise<BlobInfo[]> {
-    const cut = prefix.lastIndexOf('/') + 1;
-    const folder = prefix.slice(0, cut);
-    const names = await readdir(join(this.home, folder || '.')).catch(() => [] as string[]);
+    // Keys are paths: walk the deepest folder the prefix names, and every folder under it.
+    const folder = prefix.slice(0, prefix.lastIndexOf('/') + 1);
     const found: BlobInfo[] = [];
-    for (const name of names.sort()) {
-      const key = `${folder}${name}`;
-      if (!key.startsWith(prefix) || TMP.test(name)) continue;
-      const info = await stat(join(this.home, key)).catch(() => null);
-      if (info?.isFile()) found.push({ key, size: info.size, writtenAt: info.mtimeMs });
-    }
-    return found;
+    const walk = async (dir: string): Promise<void> => {
+      const entries = await readdir(join(this.home, dir || '.'), { withFileTypes: true }).catch(() => []);
+      for (const entry of entries) {
+        const key = `${dir}${entry.name}`;
+        if (entry.isDirectory()) {
+          if (`${key}/`.startsWith(prefix) || prefix.startsWith(`${key}/`)) await walk(`${key}/`);
+          continue;
+        }
+        if (!entry.isFile() || !key.startsWith(prefix) || TMP.test(entry.name)) continue;
+        const info = await stat(join(this.home, key)).catch(() => null);
+        if (info) found.push({ key, size: info.size, writtenAt: info.mtimeMs });
+      }
+    };
+    await walk(folder);
+    return found.sort((x, y) => (x.key < y.key ? -1 : x.key > y.key ? 1 : 0));
   }
 
   async close(): Promise<void> {}

@@ -132,6 +132,11 @@ export function testBlobStore(name: string, backing: () => BlobBacking | Promise
       expect((await store.list('reports/credentials/')).map((b) => b.key)).toEqual([
         'reports/credentials/c.secret',
       ]);
+      // A prefix covers every key under it, as in the database: the home store walks sub-folders.
+      expect((await store.list('reports/')).map((b) => b.key)).toEqual([
+        'reports/1.pdf',
+        'reports/credentials/c.secret',
+      ]);
     });
 
     it('refuses keys that could leave the store’s folder', async () => {

@@ -113,7 +113,7 @@ describe('lab webhooks as outbox jobs', () => {
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     const registry = new JobRegistry()
-      .register(labExtractKind)
+      .register(labExtractKind({ home: home.dir }))
       .register(labWebhookKind({ db: () => db, home: home.dir, scheduleMs: [50] }));
     const engine = Engine.open(home.dir, registry);
     cleanups.push(
