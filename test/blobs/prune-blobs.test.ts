@@ -39,9 +39,8 @@ describe.each(['sqlite', 'postgres'])('`jobs prune` and kept files (%s)', (kind)
       const live = await submitLabFile(engine, home.dir, { pdf: PDF, filename: 'b.pdf', dedupe: false });
       const endedReport = (await submitReport(engine, reportRequest(), { home: home.dir })).job;
       const liveReport = (await submitReport(engine, reportRequest(), { home: home.dir })).job;
-      const refOf = async (id: string) =>
-        ((await engine.store.get(id))?.payload as { credentialRef: string }).credentialRef;
-      const [endedRef, liveRef] = [await refOf(endedReport.id), await refOf(liveReport.id)];
+      const refOf = (job: { payload: unknown }) => (job.payload as { credentialRef: string }).credentialRef;
+      const [endedRef, liveRef] = [refOf(endedReport), refOf(liveReport)];
       await engine.blobs.put(blobKeys.reportPdf(endedReport.id), PDF);
       await engine.store.cancel(ended.id);
       await engine.store.cancel(endedReport.id);

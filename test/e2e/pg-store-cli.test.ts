@@ -62,7 +62,8 @@ describe('--store postgres:// (real CLI processes, real PostgreSQL)', () => {
     const text = r.stdout.replace(/\s+/g, ' ');
     expect(text).toContain('--store');
     expect(text).toContain('ASSAY_STORE');
-    expect(text).toMatch(/API keys, rate limits, reference data and kept files stay in --home/);
+    expect(text).toMatch(/Jobs and kept files \(uploads, report PDFs, sealed credentials\) move there/);
+    expect(text).toContain('ASSAY_KEYS_DIR');
   });
 
   it('a store that is not a postgres:// URL is a usage error; an unreachable one never prints its password', async () => {
