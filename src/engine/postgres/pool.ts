@@ -10,7 +10,11 @@ const pools = new Map<string, { pool: pg.Pool; users: number }>();
 export function sharedPool(url: string): pg.Pool {
   let entry = pools.get(url);
   if (!entry) {
-    entry = { pool: createPool(url), users: 0 };
+    const pool = createPool(url);
+    // Idle connections do not keep the process alive: a store opened lazily for the life of a command
+    // (the webhook kind's key store) has no one to close it, and must not hold `jobs work` open after it.
+    pool.options.allowExitOnIdle = true;
+    entry = { pool, users: 0 };
     pools.set(url, entry);
   }
   entry.users += 1;
