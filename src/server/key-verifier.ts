@@ -12,6 +12,12 @@ const MAX_CACHED_KEYS = 1_000;
  */
 export class KeyVerifier {
   private readonly recent = new Map<string, { key: ApiKey; until: number }>();
+  /**
+   * Keys refused in the last `cacheMs`, apart from `recent` so a stream of wrong keys cannot push the good
+   * ones out: a client retrying with a revoked key costs no store read per request. A key cannot be
+   * presented before it is created (256 random bits), so a refusal cached here never hides a new key.
+   */
+  private readonly refused = new Map<string, number>();
   /** Reads under way per hash, so a burst on a key not yet cached asks the store once. */
   private readonly pending = new Map<string, Promise<ApiKey | null>>();
 
@@ -26,6 +32,7 @@ export class KeyVerifier {
     const hash = hashKey(presented);
     const cached = this.recent.get(hash);
     if (cached && cached.until > now) return cached.key;
+    if ((this.refused.get(hash) ?? 0) > now) return null;
     let read = this.pending.get(hash);
     if (!read) {
       read = this.read(hash, now);
@@ -40,7 +47,11 @@ export class KeyVerifier {
       if (key) {
         if (this.recent.size >= MAX_CACHED_KEYS) this.recent.clear();
         this.recent.set(hash, { key, until: now + this.cacheMs });
-      } else this.recent.delete(hash);
+      } else {
+        this.recent.delete(hash);
+        if (this.refused.size >= MAX_CACHED_KEYS) this.refused.clear();
+        this.refused.set(hash, now + this.cacheMs);
+      }
       return key;
     } finally {
       this.pending.delete(hash);

@@ -91,6 +91,8 @@ export function testKeyStore(name: string, backend: () => Promise<KeyBackend>): 
       await a.revoke(apiKey.id);
       await sleep(cacheMs + 50);
       expect(await verifier.check(key)).toBeNull();
+      // The refusal is remembered as long: a client retrying with it does not reach the store each time.
+      expect(verifier.check(key)).toBeNull();
       expect(verifier.check('not-a-key')).toBeNull();
     });
 
