@@ -5,7 +5,7 @@ import { createRegistry } from '../kinds.js';
 
 /** The engine over the job store --store names (default: the home's SQLite file), with every job kind. */
 export async function openEngine(target: StoreTarget): Promise<Engine> {
-  return new Engine(await openJobStore(target), createRegistry({ home: target.home }));
+  return new Engine(await openJobStore(target), createRegistry(target));
 }
 
 /** Worker slots when no flag or ASSAY_CONCURRENCY says: one per core, as the CPU-heavy work is per core. */
