@@ -24,7 +24,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMeasure } from '../fixtures/labs/gen/draw.js';
-import type { ExpectedExtraction } from '../fixtures/labs/gen/expected.js';
 import { HELD_OUT_DEFAULT_SEED, heldOutFixtures } from '../fixtures/labs/gen/held-out.js';
 import { createRng, seedFor } from '../fixtures/labs/gen/rng.js';
 import { Engine } from '../src/engine/engine.js';

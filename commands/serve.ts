@@ -15,8 +15,8 @@ export default class Serve extends EngineCommand<typeof Serve> {
       '/health-score/report/status/{job_id}; GET /reference-data/, POST /predictor-statistics/, GET ' +
       '/top-disease-predictors/, GET /lab-ranges/.',
     'Every route needs an x-api-key header (create one with `assay keys create`) except GET /healthz, ' +
-      '/readyz, /openapi.json (the API description) and /docs. Jobs are shared with the CLI through the ' +
-      "home's store, or with every node through the PostgreSQL --store. SIGINT or SIGTERM drains requests and jobs, then exits.",
+      '/readyz, /openapi.json (the API description) and /docs. Jobs, keys and rate limits are shared with ' +
+      "the CLI through the home's store, or with every node through the PostgreSQL --store. SIGINT or SIGTERM drains requests and jobs, then exits.",
     formatsSee('HTTP bodies'),
   ].join('\n\n');
   static override examples = [
@@ -52,6 +52,7 @@ export default class Serve extends EngineCommand<typeof Serve> {
     const engine = await this.openEngine();
     const server = await startServer(engine, {
       home: this.home,
+      store: this.store,
       host: this.flags.host,
       port: this.flags.port,
       workers: this.flags.workers ?? defaultConcurrency(),

@@ -1,29 +1,31 @@
-import type Database from 'better-sqlite3';
 import type { BlobStore } from './blobs/blob-store.js';
 import { demoKind } from './engine/demo.js';
 import { JobRegistry } from './engine/registry.js';
-import { openDatabase } from './engine/sqlite/open-database.js';
 import { labExtractKind } from './lab/job.js';
 import { labWebhookKind, webhookScheduleFromEnv } from './lab/webhook.js';
 import { deliveryKind } from './report/delivery/deliver-kind.js';
 import { renderInPool } from './report/render-pool.js';
 import { reportKinds } from './report/report-kind.js';
+import { type KeyStore, openKeyStore } from './server/key-store.js';
 
 /**
  * The composition root of job kinds: every kind any command or route can enqueue or run. Kinds that need
- * the store's other tables (webhook secrets) open their own connection to the home's database, lazily.
+ * the store's other state (webhook secrets) open their own key store on the same --store, lazily.
  */
-export function createRegistry(opts: { home: string; blobs?: BlobStore }): JobRegistry {
-  let db: Database.Database | undefined;
-  const openDb = () => {
-    db ??= openDatabase(opts.home);
-    return db;
+export function createRegistry(opts: { home: string; store?: string; blobs?: BlobStore }): JobRegistry {
+  let keys: Promise<KeyStore> | undefined;
+  const openKeys = () => {
+    keys ??= openKeyStore(opts).catch((error: unknown) => {
+      keys = undefined;
+      throw error;
+    });
+    return keys;
   };
   const registry = new JobRegistry().register(demoKind);
   const files = { home: opts.home, ...(opts.blobs ? { blobs: opts.blobs } : {}) };
   for (const kind of reportKinds({ render: renderInPool, files })) registry.register(kind);
   registry.register(deliveryKind({ files }));
   registry.register(labExtractKind(files));
-  registry.register(labWebhookKind({ db: openDb, home: opts.home, scheduleMs: webhookScheduleFromEnv() }));
+  registry.register(labWebhookKind({ keys: openKeys, scheduleMs: webhookScheduleFromEnv() }));
   return registry;
 }

@@ -23,7 +23,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { collect, newDocument, PAGE } from '../../fixtures/labs/gen/draw.js';
-import type { ExpectedExtraction } from '../../fixtures/labs/gen/expected.js';
 import { encodeGreyPng } from '../../fixtures/labs/gen/png.js';
 import { createRng, type Rng, seedFor } from '../../fixtures/labs/gen/rng.js';
 import { expectedExtraction, manifest, pdfBytes } from '../../test/lab/fixture-files.js';

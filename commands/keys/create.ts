@@ -1,9 +1,8 @@
 import { Flags } from '@oclif/core';
-import { BaseCommand } from '../../src/cli/base-command.js';
-import { openDatabase } from '../../src/engine/sqlite/open-database.js';
-import { ApiKeys } from '../../src/server/api-keys.js';
+import { EngineCommand } from '../../src/cli/engine-command.js';
+import { openKeyStore } from '../../src/server/key-store.js';
 
-export default class KeysCreate extends BaseCommand<typeof KeysCreate> {
+export default class KeysCreate extends EngineCommand<typeof KeysCreate> {
   static override summary =
     'Create an API key for `assay serve`. The key and its webhook secret are shown once.';
   static override description =
@@ -12,9 +11,9 @@ export default class KeysCreate extends BaseCommand<typeof KeysCreate> {
   static override flags = { name: Flags.string({ description: 'A label for the key.', required: true }) };
 
   async run(): Promise<{ id: string; name: string; key: string; webhookSecret: string; createdAt: string }> {
-    const db = openDatabase(this.home);
+    const keys = await openKeyStore({ home: this.home, store: this.store });
     try {
-      const { key, apiKey } = new ApiKeys(db, { home: this.home }).create(this.flags.name);
+      const { key, apiKey } = await keys.create(this.flags.name);
       this.log(`id              ${apiKey.id}`);
       this.log(`key             ${key}`);
       this.log(`webhook secret  ${apiKey.webhookSecret}`);
@@ -27,7 +26,7 @@ export default class KeysCreate extends BaseCommand<typeof KeysCreate> {
         createdAt: new Date(apiKey.createdAt).toISOString(),
       };
     } finally {
-      db.close();
+      await keys.close();
     }
   }
 }

@@ -1,16 +1,15 @@
-import { BaseCommand } from '../../src/cli/base-command.js';
+import { EngineCommand } from '../../src/cli/engine-command.js';
 import { renderTable } from '../../src/cli/table.js';
-import { openDatabase } from '../../src/engine/sqlite/open-database.js';
-import { ApiKeys } from '../../src/server/api-keys.js';
+import { openKeyStore } from '../../src/server/key-store.js';
 
-export default class KeysList extends BaseCommand<typeof KeysList> {
+export default class KeysList extends EngineCommand<typeof KeysList> {
   static override summary = 'List API keys (ids and names; keys themselves are never stored).';
   static override description = 'With --json: an array of {id, name, createdAt, revokedAt}.';
 
   async run(): Promise<Array<{ id: string; name: string; createdAt: string; revokedAt: string | null }>> {
-    const db = openDatabase(this.home);
+    const store = await openKeyStore({ home: this.home, store: this.store });
     try {
-      const keys = new ApiKeys(db, { home: this.home }).list().map((k) => ({
+      const keys = (await store.list()).map((k) => ({
         id: k.id,
         name: k.name,
         createdAt: new Date(k.createdAt).toISOString(),
@@ -26,7 +25,7 @@ export default class KeysList extends BaseCommand<typeof KeysList> {
       );
       return keys;
     } finally {
-      db.close();
+      await store.close();
     }
   }
 }

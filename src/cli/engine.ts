@@ -15,7 +15,7 @@ export async function openEngine(target: StoreTarget): Promise<Engine> {
     await store.close();
     throw error;
   });
-  return new Engine(store, createRegistry({ home: target.home, blobs }), blobs);
+  return new Engine(store, createRegistry({ ...target, blobs }), blobs);
 }
 
 /** Worker slots when no flag or ASSAY_CONCURRENCY says: one per core, as the CPU-heavy work is per core. */

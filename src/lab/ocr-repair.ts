@@ -15,6 +15,7 @@ const UNIT_LOOKALIKES: ReadonlyArray<readonly [RegExp, string]> = [
   [/1/g, 'l'],
   [/l/g, '1'],
   [/I/g, 'l'],
+  [/l/g, 'I'],
   [/5/g, 'S'],
 ];
 /** Letters that stand for digits inside a number. */

@@ -2,8 +2,9 @@
  * Rows read by OCR, put right against the catalogues once the table is read:
  *
  * - test names misread by a look-alike character ("Hemoglobin Alc" for A1c, "AIG Ratio" for A/G), where
- *   exactly one single-character swap gives a name the LOINC catalogue knows by its exact spelling; each
- *   such row is flagged with its page;
+ *   exactly one single-character swap gives a name the LOINC catalogue knows by its exact spelling, or
+ *   with a footnote mark read into their last letter ("Phosphatase7"); each such row is flagged with its
+ *   page;
  * - units the unit catalogue knows but for case and spacing ("X10E 3/uL", "fl"), written as the catalogue
  *   spells them. The catalogue matches units without case or spaces, so the unit and its UCUM code are
  *   the same before and after: nothing is guessed, and nothing is flagged;
@@ -114,7 +115,12 @@ function repairNames(panels: readonly ParsedPanel[]): ValidationFlag[] {
   for (const panel of panels) {
     for (const row of panel.rows) {
       if (!row.ocr || known(row.biomarker)) continue;
-      const readings = new Set(swaps(row.biomarker, NAME_LOOKALIKES).filter(known));
+      const unmarked = withoutGluedMark(row.biomarker);
+      const readings = new Set(
+        unmarked !== null && known(unmarked)
+          ? [unmarked]
+          : swaps(row.biomarker, NAME_LOOKALIKES).filter(known),
+      );
       if (readings.size !== 1) continue;
       const [repaired] = readings as Set<string>;
       if (panel.panelName === row.biomarker) panel.panelName = repaired as string;
@@ -123,6 +129,13 @@ function repairNames(panels: readonly ParsedPanel[]): ValidationFlag[] {
     }
   }
   return flags;
+}
+
+/** A footnote mark read into the name's last letter ("Phosphatase7", "25-Hydroxy”"). */
+const GLUED_MARK = /(?<=\p{L})[\d"'\u201c\u201d*%]{1,2}$/u;
+
+function withoutGluedMark(name: string): string | null {
+  return GLUED_MARK.test(name) ? name.replace(GLUED_MARK, '') : null;
 }
 
 /** Every spelling one look-alike swap away. */

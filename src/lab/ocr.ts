@@ -135,8 +135,9 @@ export function pageFromHocr(hocr: string, pageNumber: number, dpi = RASTER_DPI)
   const words: OcrWord[] = [];
   parsed.lines.forEach((line, n) => {
     const size = body !== null && Math.abs(line.size - body) <= SAME_SIZE * body ? body : line.size;
-    for (const word of line.words) {
-      for (const part of splitRaised(word, line).flatMap((p) => splitFlagLetter(p, line))) {
+    line.words.forEach((word, w) => {
+      const afterName = continuesName(line.words[w - 1], word, line);
+      for (const part of splitRaised(word, line, afterName).flatMap((p) => splitFlagLetter(p, line))) {
         const text = withoutRules(
           part.chars
             .map((c) => c.text)
@@ -150,7 +151,7 @@ export function pageFromHocr(hocr: string, pageNumber: number, dpi = RASTER_DPI)
         const [w, h] = [box.right - box.left, box.bottom - box.top];
         words.push({ text, line: String(n), left, top, w, h, conf, size, raised: part.raised });
       }
-    }
+    });
   });
   const straight = straighten(words, parsed.width, parsed.height);
   const items: TextItem[] = words.map((word, i) => {
@@ -182,8 +183,8 @@ const SAME_SIZE = 0.12;
 const RAISED_HEIGHT = 0.62;
 /** ... and its bottom sits at least this fraction of the font size above the baseline. */
 const RAISED_LIFT = 0.12;
-/** Dashes and the like sit above the baseline by nature; they are no marks. */
-const NEVER_RAISED = /^[-\u2010-\u2015=~+.,]$/u;
+/** Dashes, comparators and the like sit above the baseline by nature; they are no marks. */
+const NEVER_RAISED = /^[-\u2010-\u2015=~+.,<>\u2264\u2265]$/u;
 
 interface Part {
   chars: HocrChar[];
@@ -195,7 +196,7 @@ interface Part {
  * letters or more, no digit: "Glucose" + "01"), never from a number or unit ("1.73m2"); a word raised
  * whole is a mark on its own; raised quotes and specks at either end of any word are dropped.
  */
-function splitRaised(word: HocrWord, line: HocrLine): Part[] {
+function splitRaised(word: HocrWord, line: HocrLine, afterName: boolean): Part[] {
   const raised = word.chars.map((c) => isRaisedChar(c, line));
   // "4." for a mark "01": a full stop or dash sits high or low by nature, so it decides nothing.
   const whole = word.chars.every((c, i) => raised[i] || NEVER_RAISED.test(c.text));
@@ -210,9 +211,23 @@ function splitRaised(word: HocrWord, line: HocrLine): Part[] {
   if (tail.length === 0) return parts;
   const keptText = kept.map((c) => c.text).join('');
   const isName = (keptText.match(/\p{L}/gu) ?? []).length >= 2 && !/[\d/]/.test(keptText);
-  if (isName) parts.push({ chars: tail, raised: true });
+  // "Beta-amyloid 42" + "5%": a name's number, a word apart from the name, carries marks as the name would.
+  const isNameNumber = afterName && /^\d{1,3}$/.test(keptText);
+  if (isName || isNameNumber) parts.push({ chars: tail, raised: true });
   else if (tail.some(isAlnum)) parts[0] = { chars: word.chars.slice(start), raised: false };
   return parts;
+}
+
+/** Words of one name are at most this many font sizes apart. */
+const NAME_GAP = 0.6;
+
+/** The word follows a word of letters at a space's distance: it is part of the same name. */
+function continuesName(previous: HocrWord | undefined, word: HocrWord, line: HocrLine): boolean {
+  const last = previous?.chars.at(-1);
+  const first = word.chars[0];
+  if (!previous || !last || !first || !/\p{L}{2}/u.test(previous.chars.map((c) => c.text).join('')))
+    return false;
+  return /\p{L}/u.test(last.text) && first.box.left - last.box.right <= NAME_GAP * line.size;
 }
 
 /** A space is at least this fraction of the font size; letters of a word sit closer. */

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type Database from 'better-sqlite3';
 import { Webhook } from 'standardwebhooks';
 import { sendOnce } from '../delivery/http.js';
 import { type JobKind, PermanentJobError, RetryLaterError } from '../engine/registry.js';
 import type { NewJob } from '../engine/types.js';
-import { ApiKeys } from '../server/api-keys.js';
+import type { KeyStore } from '../server/key-store.js';
 
 export const LAB_WEBHOOK_KIND = 'lab.webhook';
 
@@ -59,9 +58,8 @@ export function webhookScheduleFromEnv(): readonly number[] | undefined {
  * headers signed with the same secret. 2xx within 15 s counts; 410 stops for good; Retry-After is honoured.
  */
 export function labWebhookKind(opts: {
-  db: () => Database.Database;
-  /** The home whose keys/ folder holds the key the webhook secrets are sealed with. */
-  home: string;
+  /** The key store (opened on first use), whose home's keys/ folder opens the sealed webhook secrets. */
+  keys: () => Promise<Pick<KeyStore, 'webhookSecret'>>;
   scheduleMs?: readonly number[];
 }): JobKind {
   return {
@@ -73,7 +71,7 @@ export function labWebhookKind(opts: {
     timeoutMs: 20_000,
     async handler(raw, ctx) {
       const p = raw as LabWebhookPayload;
-      const secret = new ApiKeys(opts.db(), { home: opts.home }).webhookSecret(p.keyId);
+      const secret = await (await opts.keys()).webhookSecret(p.keyId);
       if (!secret)
         throw new PermanentJobError('WebhookKeyRevoked', 'The API key this upload came with was revoked.');
       const sentAt = new Date();

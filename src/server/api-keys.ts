@@ -1,7 +1,8 @@
-import { hash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { ConflictError, NotFoundError } from '../errors.js';
-import { homeKeySync, openSealedJson, type Sealed, sealJson } from '../home-secrets.js';
+import { newKeyMaterial } from './key-material.js';
+import { PLAIN_SECRET, WebhookSeal } from './webhook-seal.js';
 
 export interface ApiKey {
   id: string;
@@ -14,7 +15,7 @@ export interface ApiKeyWithSecret extends ApiKey {
   webhookSecret: string;
 }
 
-interface KeyRow {
+export interface KeyRow {
   id: string;
   name: string;
   key_hash: string;
@@ -23,31 +24,24 @@ interface KeyRow {
   revoked_at: number | null;
 }
 
-const KEY_PREFIX = 'assay_';
-const MAX_CACHED_KEYS = 1_000;
 /** How long `assay serve` trusts a verified key before reading it again (revocation delay). */
 export const SERVER_KEY_CACHE_MS = 2_000;
 
-// Keys are 256 random bits, so a plain SHA-256 is enough: there is nothing to brute-force. The one-shot
-// crypto.hash is used because this runs on every request and costs half of createHash's object round trip.
-const hashKey = (key: string): string => hash('sha256', key, 'hex');
-
-/** The home's key that seals webhook secrets in the database (`<home>/keys/webhook-secrets.key`). */
-const SEAL_KEY_NAME = 'webhook-secrets';
-/** How a secret from before sealing looks in the column; it is sealed in place the next time keys open. */
-const PLAIN_SECRET = 'whsec_';
-
-const toKey = (r: KeyRow): ApiKey => ({
+export const toKey = (r: KeyRow): ApiKey => ({
   id: r.id,
   name: r.name,
-  createdAt: r.created_at,
-  revokedAt: r.revoked_at,
+  createdAt: Number(r.created_at),
+  revokedAt: r.revoked_at === null ? null : Number(r.revoked_at),
 });
 
+/** The stored row matches the hash looked up (compared in constant time, as the index lookup is not). */
+export const sameHash = (row: KeyRow, keyHash: string): boolean =>
+  timingSafeEqual(Buffer.from(row.key_hash), Buffer.from(keyHash));
+
 /**
- * API keys in the home's SQLite file, so `assay keys ...` and `assay serve` share them. The key itself is
- * kept as a hash; the webhook secret must be recovered to sign with, so it is sealed (AES-256-GCM) with a
- * key of the home's keys/ folder: a copy of the database alone does not give it away.
+ * API keys in the home's SQLite file, synchronously (the SQLite KeyStore, sqlite-key-store.ts, wraps it).
+ * The key itself is kept as a hash; the webhook secret must be recovered to sign with, so it is sealed
+ * (AES-256-GCM) with a key of the home's keys/ folder: a copy of the database alone does not give it away.
  */
 export class ApiKeys {
   private readonly byHash;
@@ -57,21 +51,10 @@ export class ApiKeys {
   private readonly revokeStmt;
   private readonly plainRows;
   private readonly resealStmt;
-  private sealKeyValue: string | undefined;
+  private readonly seal: WebhookSeal;
 
-  /**
-   * Keys verified in the last `cacheMs`, by hash: a database read per request was a large share of a small
-   * request's cost. A revoked key is therefore refused at most `cacheMs` later (by this process).
-   */
-  private readonly recent = new Map<string, { key: ApiKey; until: number }>();
-
-  private readonly cacheMs: number;
-
-  constructor(
-    db: Database.Database,
-    private readonly opts: { home: string; cacheMs?: number },
-  ) {
-    this.cacheMs = opts.cacheMs ?? 0;
+  constructor(db: Database.Database, opts: { home: string }) {
+    this.seal = new WebhookSeal(opts.home);
     this.byHash = db.prepare<[string], KeyRow>(
       'SELECT * FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL',
     );
@@ -91,56 +74,32 @@ export class ApiKeys {
     );
   }
 
-  private get sealKey(): string {
-    this.sealKeyValue ??= homeKeySync(this.opts.home, SEAL_KEY_NAME);
-    return this.sealKeyValue;
-  }
-
-  private seal(secret: string): string {
-    return JSON.stringify(sealJson(secret, this.sealKey));
-  }
-
-  private open(stored: string): string {
-    if (stored.startsWith(PLAIN_SECRET)) return stored;
-    return openSealedJson(JSON.parse(stored) as Sealed, this.sealKey) as string;
-  }
-
   /** Seal the webhook secrets written in the clear by versions before sealing; returns how many. */
   sealPlainSecrets(): number {
     let sealed = 0;
     for (const row of this.plainRows.all(`${PLAIN_SECRET}%`))
-      sealed += this.resealStmt.run(this.seal(row.webhook_secret), row.id, row.webhook_secret).changes;
+      sealed += this.resealStmt.run(this.seal.seal(row.webhook_secret), row.id, row.webhook_secret).changes;
     return sealed;
   }
 
   /** A new key; the plain key and webhook secret are returned here and never again. */
   create(name: string): { key: string; apiKey: ApiKeyWithSecret } {
-    const key = `${KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
-    const webhookSecret = `whsec_${randomBytes(32).toString('base64')}`;
-    const id = randomUUID();
+    const { id, key, keyHash, webhookSecret } = newKeyMaterial();
     const now = Date.now();
-    this.insert.run(id, name, hashKey(key), this.seal(webhookSecret), now);
+    this.insert.run(id, name, keyHash, this.seal.seal(webhookSecret), now);
     return { key, apiKey: { id, name, createdAt: now, revokedAt: null, webhookSecret } };
   }
 
-  /** The active key matching a presented header value, or null. */
-  verify(presented: string | undefined, now = Date.now()): ApiKey | null {
-    if (!presented?.startsWith(KEY_PREFIX)) return null;
-    const hash = hashKey(presented);
-    const cached = this.recent.get(hash);
-    if (cached && cached.until > now) return cached.key;
-    const row = this.byHash.get(hash);
-    if (!row || !timingSafeEqual(Buffer.from(row.key_hash), Buffer.from(hash))) return null;
-    const key = toKey(row);
-    if (this.recent.size >= MAX_CACHED_KEYS) this.recent.clear();
-    this.recent.set(hash, { key, until: now + this.cacheMs });
-    return key;
+  /** The active key with this hash (key-material.ts hashKey), or null. */
+  findActive(keyHash: string): ApiKey | null {
+    const row = this.byHash.get(keyHash);
+    return row && sameHash(row, keyHash) ? toKey(row) : null;
   }
 
   /** The signing secret of an active key (webhooks are not sent for revoked keys). */
   webhookSecret(id: string): string | null {
     const row = this.activeById.get(id);
-    return row ? this.open(row.webhook_secret) : null;
+    return row ? this.seal.open(row.webhook_secret) : null;
   }
 
   list(): ApiKey[] {
@@ -150,8 +109,11 @@ export class ApiKeys {
   revoke(id: string): ApiKey {
     const row = this.revokeStmt.get(Date.now(), id);
     if (row) return toKey(row);
-    if (!this.all.all().some((r) => r.id === id))
-      throw new NotFoundError(`No API key with id ${id}.`, ['List keys with `assay keys list`.']);
-    throw new ConflictError(`API key ${id} is already revoked.`);
+    if (!this.all.all().some((r) => r.id === id)) throw unknownKey(id);
+    throw alreadyRevoked(id);
   }
 }
+
+export const unknownKey = (id: string) =>
+  new NotFoundError(`No API key with id ${id}.`, ['List keys with `assay keys list`.']);
+export const alreadyRevoked = (id: string) => new ConflictError(`API key ${id} is already revoked.`);

@@ -2,15 +2,20 @@ import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Engine } from '../engine/engine.js';
-import { ApiKeys, SERVER_KEY_CACHE_MS } from './api-keys.js';
+import { SERVER_KEY_CACHE_MS } from './api-keys.js';
 import { registerAuth } from './auth.js';
 import { capConnectionsPerIp } from './connection-cap.js';
 import { detailErrorBody, labErrorBody, normaliseError } from './error-bodies.js';
 import { clientErrorHandler, frameworkErrors } from './framework-errors.js';
+import type { KeyStore } from './key-store.js';
+import { KeyVerifier } from './key-verifier.js';
+import type { LimitStore } from './limit-store.js';
 import { connectionLimitsFromEnv } from './limits.js';
 import { type RouteDoc, registerOpenApi } from './openapi.js';
 import { RateLimiter } from './rate-limit.js';
 import { requestLog } from './request-log.js';
+import { SqliteKeyStore } from './sqlite-key-store.js';
+import { SqliteLimitStore } from './sqlite-limit-store.js';
 import { StoreHealth } from './store-health.js';
 
 /** What an area's routes get: the engine, the store's database, limits and the kept-files dir. */
@@ -63,6 +68,10 @@ export interface AppOptions {
   logger?: boolean | { level: string; destination?: number | string };
   /** Where background writers report whether the store takes writes; /readyz reads it. */
   health?: StoreHealth;
+  /** API keys (default: the home's SQLite file through `db`); the caller closes it. */
+  keys?: KeyStore;
+  /** Rate-limit counters (default: the home's SQLite file through `db`); the caller closes it. */
+  limits?: LimitStore;
 }
 
 /**
@@ -88,10 +97,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     },
   });
   capConnectionsPerIp(app.server, connections.maxConnectionsPerIp);
-  const keys = new ApiKeys(opts.db, { home: opts.home, cacheMs: SERVER_KEY_CACHE_MS });
-  keys.sealPlainSecrets();
+  const keys = opts.keys ?? new SqliteKeyStore(opts.db, { home: opts.home });
+  await keys.sealPlainSecrets();
   // The pre-signed upload URL carries its own HMAC signature instead of an API key.
-  registerAuth(app, keys, {
+  registerAuth(app, new KeyVerifier(keys, SERVER_KEY_CACHE_MS), {
     signedByUrl: (req, path) => req.method === 'PUT' && /^\/extraction\/lab\/upload\/[^/]+$/.test(path),
   });
 
@@ -129,14 +138,14 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     return { status: 'unavailable', reason: 'The job store cannot take writes right now.' };
   });
 
-  const limiter = new RateLimiter(opts.db, (error) => {
+  const limiter = new RateLimiter(opts.limits ?? new SqliteLimitStore(opts.db), (error) => {
     health.report('rate-limits', error);
     if (error) app.log.error({ store: (error as { code?: string }).code }, 'rate counters not written');
   });
   // Counted hits are written behind; write the last ones before the database closes.
   app.addHook('onClose', async () => {
     try {
-      limiter.flush();
+      await limiter.flush();
     } catch (error) {
       app.log.error({ store: (error as { code?: string }).code }, 'last rate counters not written');
     }

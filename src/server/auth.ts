@@ -4,8 +4,9 @@ import type {
   FastifyRequest,
   HookHandlerDoneFunction as HookDone,
 } from 'fastify';
-import type { ApiKey, ApiKeys } from './api-keys.js';
+import type { ApiKey } from './api-keys.js';
 import { HttpError } from './error-bodies.js';
+import type { KeyVerifier } from './key-verifier.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -22,20 +23,25 @@ const PUBLIC = new Set(['/healthz', '/readyz', '/openapi.json', '/docs']);
  */
 export function registerAuth(
   app: FastifyInstance,
-  keys: ApiKeys,
+  keys: KeyVerifier,
   opts: { signedByUrl?: (req: FastifyRequest, path: string) => boolean } = {},
 ): void {
   app.decorateRequest('apiKey', null);
   // A callback hook rather than an async one: it runs on every request, and the promise was measurable.
+  // A cached key is answered synchronously; only a key the verifier must read from the store waits.
   app.addHook('onRequest', (req: FastifyRequest, _reply: FastifyReply, done: HookDone) => {
     const query = req.url.indexOf('?');
     const path = query === -1 ? req.url : req.url.slice(0, query);
     if (PUBLIC.has(path) || opts.signedByUrl?.(req, path)) return done();
     const presented = req.headers['x-api-key'];
-    const key = keys.verify(Array.isArray(presented) ? presented[0] : presented);
-    if (!key)
-      return done(new HttpError(401, 'unauthorized', 'Missing or invalid API key (header x-api-key).'));
-    req.apiKey = key;
-    done();
+    const accept = (key: ApiKey | null) => {
+      if (!key)
+        return done(new HttpError(401, 'unauthorized', 'Missing or invalid API key (header x-api-key).'));
+      req.apiKey = key;
+      done();
+    };
+    const key = keys.check(Array.isArray(presented) ? presented[0] : presented);
+    if (key instanceof Promise) key.then(accept, done);
+    else accept(key);
   });
 }

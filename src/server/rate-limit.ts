@@ -1,5 +1,4 @@
-import type Database from 'better-sqlite3';
-import { retryBusy } from '../engine/sqlite/busy.js';
+import type { LimitStore, WindowCount } from './limit-store.js';
 
 export interface RateRule {
   bucket: string;
@@ -19,27 +18,40 @@ interface Window {
   subject: string;
   windowStart: number;
   windowMs: number;
-  /** The count as last read from or written to SQLite, plus this process's hits since. */
+  /** The count as last read from or written to the store, plus this process's hits since. */
   count: number;
-  /** Hits not yet written to SQLite. */
+  /** Hits not yet written to the store. */
   unsaved: number;
+  /** The store's count is in `count` (read, or returned by a flush); until then a read is under way. */
+  synced: boolean;
 }
 
-/** How often counted hits are written to SQLite. */
+/** How often counted hits are written to the store. */
 export const FLUSH_INTERVAL_MS = 250;
 
+const PRUNE_EVERY_MS = 60_000;
+const KEEP_WINDOWS_MS = 2 * 86_400_000;
+
+const decision = (rule: RateRule, count: number | null, windowStart: number, now: number): RateDecision => {
+  const allowed = count !== null && count <= rule.limit;
+  return {
+    allowed,
+    limit: rule.limit,
+    remaining: count === null ? 0 : Math.max(0, rule.limit - count),
+    retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((windowStart + rule.windowMs - now) / 1000)),
+  };
+};
+
 /**
- * Fixed-window counters per key. Counting happens in memory and is written behind to SQLite every
- * FLUSH_INTERVAL_MS (and on close), so hourly and daily limits outlive a restart and are shared by processes
- * on the same file, without a disk commit on every request: a commit per hit cost the reference-data routes
- * most of their throughput. The price: a crash can forget the last fraction of a second of hits, and two
- * processes see each other's hits up to one flush late.
+ * Fixed-window counters per key. Counting happens in memory and is written behind to the store every
+ * FLUSH_INTERVAL_MS (and on close), so hourly and daily limits outlive a restart and are shared by every
+ * process and node on the store, without a write on every request: a commit per hit cost the
+ * reference-data routes most of their throughput. The price: a crash can forget the last fraction of a
+ * second of hits, and two processes see each other's hits up to one flush late. On a store that cannot
+ * answer at once (PostgreSQL) a new window starts from this process's hits and adds the stored count when
+ * the read returns. Limits that must hold exactly (uploads) use `reserve`, which asks the store each time.
  */
 export class RateLimiter {
-  private readonly readStmt;
-  private readonly addStmt;
-  private readonly pruneStmt;
-  private readonly reserveStmt;
   /**
    * The current window per rule bucket and subject. Nested maps on strings the caller already holds, rather
    * than one map on a key built per hit: building and hashing that key was most of a hit's cost.
@@ -47,48 +59,17 @@ export class RateLimiter {
   private readonly current = new Map<string, Map<string, Window>>();
   /** Windows replaced by a newer one while they still had hits to write. */
   private retired: Window[] = [];
-  private readonly flushAll;
   private timer: NodeJS.Timeout | undefined;
   private lastPrune = 0;
   private failures = 0;
+  /** The flush under way: flushes run one after another, so no hit is sent twice. */
+  private flushing: Promise<void> = Promise.resolve();
 
   /** `onFlush` hears each background flush: null when it was written, the error when it was not. */
   constructor(
-    db: Database.Database,
+    private readonly store: LimitStore,
     private readonly onFlush?: (error: unknown) => void,
-  ) {
-    this.readStmt = db.prepare<[string, string, number], { count: number }>(
-      'SELECT count FROM rate_counters WHERE bucket = ? AND subject = ? AND window_start = ?',
-    );
-    this.addStmt = db.prepare<[string, string, number, number], { count: number }>(
-      `INSERT INTO rate_counters (bucket, subject, window_start, count) VALUES (?, ?, ?, ?)
-       ON CONFLICT (bucket, subject, window_start) DO UPDATE SET count = count + excluded.count
-       RETURNING count`,
-    );
-    this.pruneStmt = db.prepare('DELETE FROM rate_counters WHERE window_start < ?');
-    // One statement, so it is atomic against every other process on the file: the count grows only while
-    // it is under the limit, and no row comes back when it is not.
-    this.reserveStmt = db.prepare<
-      { bucket: string; subject: string; windowStart: number; limit: number },
-      { count: number }
-    >(
-      `INSERT INTO rate_counters (bucket, subject, window_start, count)
-       VALUES (@bucket, @subject, @windowStart, 1)
-       ON CONFLICT (bucket, subject, window_start) DO UPDATE SET count = count + 1 WHERE count < @limit
-       RETURNING count`,
-    );
-    // Writes only: the windows change after the commit, so a flush that fails (locked, disk full) loses
-    // no hit and the next one writes them all.
-    this.flushAll = db.transaction((now: number) => {
-      const saved: [Window, number][] = [];
-      for (const w of this.windowsToSave()) {
-        const row = this.addStmt.get(w.bucket, w.subject, w.windowStart, w.unsaved) as { count: number };
-        saved.push([w, row.count]);
-      }
-      if (now - this.lastPrune > 60_000) this.pruneStmt.run(now - 2 * 86_400_000);
-      return saved;
-    });
-  }
+  ) {}
 
   private *windowsToSave(): Generator<Window> {
     for (const w of this.retired) if (w.unsaved > 0) yield w;
@@ -111,23 +92,15 @@ export class RateLimiter {
   }
 
   /**
-   * Take one unit of the limit in the database before the request is accepted: committed before the
-   * answer, so the limit holds across processes sharing the file and across a crash (a write-behind hit
-   * could be lost with the process). For limits on expensive requests (uploads), where a commit per hit
+   * Take one unit of the limit in the store before the request is accepted: committed before the answer,
+   * so the limit holds across processes and nodes sharing the store and across a crash (a write-behind hit
+   * could be lost with the process). For limits on expensive requests (uploads), where a write per hit
    * costs nothing next to the work it admits.
    */
   async reserve(rule: RateRule, subject: string, now = Date.now()): Promise<RateDecision> {
     const windowStart = Math.floor(now / rule.windowMs) * rule.windowMs;
-    const row = await retryBusy(() =>
-      this.reserveStmt.get({ bucket: rule.bucket, subject, windowStart, limit: rule.limit }),
-    );
-    const allowed = row !== undefined;
-    return {
-      allowed,
-      limit: rule.limit,
-      remaining: allowed ? Math.max(0, rule.limit - row.count) : 0,
-      retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((windowStart + rule.windowMs - now) / 1000)),
-    };
+    const count = await this.store.reserve({ bucket: rule.bucket, subject, windowStart }, rule.limit);
+    return decision(rule, count, windowStart, now);
   }
 
   /** Count a hit in memory, written behind (cheap, for high-rate limits; see the class comment). */
@@ -141,39 +114,94 @@ export class RateLimiter {
     let w = bySubject.get(subject);
     if (w?.windowStart !== windowStart) {
       if (w && w.unsaved > 0) this.retired.push(w);
-      const stored = this.readStmt.get(rule.bucket, subject, windowStart)?.count ?? 0;
-      w = { bucket: rule.bucket, subject, windowStart, windowMs: rule.windowMs, count: stored, unsaved: 0 };
+      w = this.startWindow(rule, subject, windowStart);
       bySubject.set(subject, w);
     }
     w.count += 1;
     w.unsaved += 1;
     this.scheduleFlush();
-    const allowed = w.count <= rule.limit;
-    return {
-      allowed,
-      limit: rule.limit,
-      remaining: Math.max(0, rule.limit - w.count),
-      retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((windowStart + rule.windowMs - now) / 1000)),
-    };
+    return decision(rule, w.count, windowStart, now);
+  }
+
+  private startWindow(rule: RateRule, subject: string, windowStart: number): Window {
+    const key = { bucket: rule.bucket, subject, windowStart };
+    if (this.store.sync) {
+      const count = this.store.sync.read(key);
+      return { ...key, windowMs: rule.windowMs, count, unsaved: 0, synced: true };
+    }
+    const w: Window = { ...key, windowMs: rule.windowMs, count: 0, unsaved: 0, synced: false };
+    // A failed read is left to the next flush, whose totals bring the window up to date.
+    this.store.read(key).then(
+      (stored) => {
+        if (w.synced) return;
+        w.count += stored;
+        w.synced = true;
+      },
+      () => {},
+    );
+    return w;
   }
 
   /**
-   * Write counted hits now (the server calls it on close; tests call it to simulate a restart). Throws
-   * when the store cannot take the write; the hits stay counted in memory for the next flush.
+   * Write counted hits now (the server calls it on close; tests call it to simulate a restart). Rejects
+   * when the store cannot take the write; the hits stay counted in memory for the next flush. On a store
+   * that answers at once (SQLite) the write is done when this returns, before the promise settles.
    */
-  flush(now = Date.now()): void {
+  flush(now = Date.now()): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
-    const saved = this.flushAll.immediate(now);
-    // RETURNING gave each total with other processes' hits, so this process catches up with them.
-    for (const [w, count] of saved) {
-      w.count = count;
-      w.unsaved = 0;
+    if (this.store.sync) {
+      try {
+        this.apply(this.store.sync.add, now);
+        return Promise.resolve();
+      } catch (error) {
+        return Promise.reject(error);
+      }
     }
-    this.retired = [];
-    if (now - this.lastPrune > 60_000) this.lastPrune = now;
+    const run = this.flushing.then(() =>
+      this.applyAsync((counts, prune) => this.store.add(counts, prune), now),
+    );
+    this.flushing = run.catch(() => {});
+    return run;
+  }
+
+  private apply(add: (counts: WindowCount[], pruneBefore: number | null) => number[], now: number): void {
+    const [batch, counts, prune] = this.batch(now);
+    this.settle(batch, add(counts, prune), prune !== null, now);
+  }
+
+  private async applyAsync(
+    add: (counts: WindowCount[], pruneBefore: number | null) => Promise<number[]>,
+    now: number,
+  ): Promise<void> {
+    const [batch, counts, prune] = this.batch(now);
+    this.settle(batch, await add(counts, prune), prune !== null, now);
+  }
+
+  /** The windows to write, each with the hits being written now (more may come while the write is out). */
+  private batch(now: number): [Array<[Window, number]>, WindowCount[], number | null] {
+    const batch = [...this.windowsToSave()].map((w): [Window, number] => [w, w.unsaved]);
+    const counts = batch.map(([w, count]) => ({
+      bucket: w.bucket,
+      subject: w.subject,
+      windowStart: w.windowStart,
+      count,
+    }));
+    return [batch, counts, now - this.lastPrune > PRUNE_EVERY_MS ? now - KEEP_WINDOWS_MS : null];
+  }
+
+  /** The store's totals include every process's hits, so this process catches up with them. */
+  private settle(batch: Array<[Window, number]>, totals: number[], pruned: boolean, now: number): void {
+    for (const [i, [w, sent]] of batch.entries()) {
+      w.unsaved -= sent;
+      w.count = (totals[i] as number) + w.unsaved;
+      w.synced = true;
+    }
+    this.retired = this.retired.filter((w) => w.unsaved > 0);
+    if (pruned) this.lastPrune = now;
     for (const bySubject of this.current.values())
-      for (const [subject, w] of bySubject) if (w.windowStart + w.windowMs < now) bySubject.delete(subject);
+      for (const [subject, w] of bySubject)
+        if (w.windowStart + w.windowMs < now && w.unsaved === 0) bySubject.delete(subject);
   }
 
   /**
@@ -181,17 +209,20 @@ export class RateLimiter {
    * ends the process): it is reported and retried after a growing pause, up to 5 s.
    */
   private flushLater(delayMs: number): void {
+    clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      try {
-        this.flush();
-        this.failures = 0;
-        this.onFlush?.(null);
-      } catch (error) {
-        this.failures += 1;
-        this.onFlush?.(error);
-        this.flushLater(Math.min(5_000, FLUSH_INTERVAL_MS * 2 ** Math.min(this.failures, 5)));
-      }
+      this.flush().then(
+        () => {
+          this.failures = 0;
+          this.onFlush?.(null);
+        },
+        (error: unknown) => {
+          this.failures += 1;
+          this.onFlush?.(error);
+          this.flushLater(Math.min(5_000, FLUSH_INTERVAL_MS * 2 ** Math.min(this.failures, 5)));
+        },
+      );
     }, delayMs);
     this.timer.unref();
   }

@@ -9,6 +9,8 @@ import { LAB_WEBHOOK_KIND } from '../lab/webhook.js';
 import { DELIVERY_KIND } from '../report/delivery/payload.js';
 import { buildApp } from './app.js';
 import { AREAS } from './areas.js';
+import { openKeyStore } from './key-store.js';
+import { openLimitStore } from './limit-store.js';
 import { StoreHealth } from './store-health.js';
 
 /** Job kinds that only send HTTP requests: cheap in CPU, and run beside the heavy work, never behind it. */
@@ -18,6 +20,8 @@ const DELIVERY_WORKERS = 4;
 
 export interface ServeOptions {
   home: string;
+  /** Where keys and rate limits live: unset for the home's SQLite file, or the nodes' postgres:// URL. */
+  store?: string;
   host: string;
   port: number;
   workers: number;
@@ -41,7 +45,15 @@ export async function startServer(engine: Engine, opts: ServeOptions): Promise<R
   // The server's own connection (keys, rate counters, readiness) waits for locks between event-loop turns.
   const db = openDatabase(opts.home, { busyTimeoutMs: STATEMENT_BUSY_MS });
   const health = new StoreHealth(db);
+  const target = { home: opts.home, store: opts.store, db };
+  const keys = await openKeyStore(target);
+  const limits = await openLimitStore(target).catch(async (error: unknown) => {
+    await keys.close();
+    throw error;
+  });
   const app = await buildApp({
+    keys,
+    limits,
     engine,
     db,
     home: opts.home,
@@ -75,6 +87,7 @@ export async function startServer(engine: Engine, opts: ServeOptions): Promise<R
       await app.close();
       await engine.close();
       unsubscribe();
+      await Promise.all([keys.close(), limits.close()]);
       db.close();
     },
   };

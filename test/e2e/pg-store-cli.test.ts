@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobView } from '../../src/cli/job-view.js';
+import { SERVER_KEY_CACHE_MS } from '../../src/server/api-keys.js';
 import { tmpHome } from '../engine/support/tmp-home.js';
 import { type PgServer, startPostgres } from '../support/postgres-server.js';
 import { assay, json } from './cli.js';
@@ -62,8 +63,49 @@ describe('--store postgres:// (real CLI processes, real PostgreSQL)', () => {
     const text = r.stdout.replace(/\s+/g, ' ');
     expect(text).toContain('--store');
     expect(text).toContain('ASSAY_STORE');
-    expect(text).toMatch(/Jobs and kept files \(uploads, report PDFs, sealed credentials\) move there/);
+    expect(text).toMatch(
+      /Jobs, API keys, rate limits and kept files \(uploads, report PDFs, sealed credentials\)/,
+    );
     expect(text).toContain('ASSAY_KEYS_DIR');
+  });
+
+  it('keys made on one node are listed, revoked and accepted by `serve` on another home', async () => {
+    const nodeA = { ASSAY_HOME: homeA.dir, ASSAY_STORE: url };
+    const nodeB = { ASSAY_HOME: homeB.dir, ASSAY_STORE: url };
+    const created = await assay(['keys', 'create', '--name', 'shared', '--json'], nodeA);
+    expect(created.exitCode, created.stderr).toBe(0);
+    const { id, key } = json<{ id: string; key: string }>(created);
+    expect(
+      json<Array<{ id: string }>>(await assay(['keys', 'list', '--json'], nodeB)).map((k) => k.id),
+    ).toContain(id);
+    // The home's own SQLite file has none: the keys are in PostgreSQL.
+    expect(json<unknown[]>(await assay(['keys', 'list', '--json'], { ASSAY_HOME: homeB.dir }))).toEqual([]);
+
+    const server = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--log-level', 'silent'], {
+      env: { ...process.env, ...nodeB },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    const base = await new Promise<string>((resolve, reject) => {
+      server.stderr.on('data', (d: Buffer) => {
+        stderr += d.toString();
+        const m = /listening on (http:\/\/\S+)/.exec(stderr);
+        if (m) resolve(m[1] as string);
+      });
+      server.on('exit', (code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
+    });
+    try {
+      const asKey = () => fetch(`${base}/nowhere`, { headers: { 'x-api-key': key } });
+      expect((await asKey()).status).toBe(404);
+      const revoked = await assay(['keys', 'revoke', id, '--json'], nodeA);
+      expect(revoked.exitCode, revoked.stderr).toBe(0);
+      await sleep(SERVER_KEY_CACHE_MS + 100);
+      expect((await asKey()).status).toBe(401);
+    } finally {
+      server.kill('SIGTERM');
+      const [code] = await once(server, 'exit');
+      expect(code).toBe(0);
+    }
   });
 
   it('a store that is not a postgres:// URL is a usage error; an unreachable one never prints its password', async () => {

@@ -16,6 +16,8 @@ describe('repairOcrWord', () => {
     ['<I', '<1'],
     ['<O', '<0'],
     ['>=l', '>=1'],
+    // The word is repaired as it is read, so the table reader sees a unit in the unit column.
+    ['ulU/mL', 'uIU/mL'],
   ])('repairs %j to %j and says so', (word, text) => {
     expect(repairOcrWord(word)).toEqual({ text, repaired: true });
   });

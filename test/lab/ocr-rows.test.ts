@@ -29,6 +29,23 @@ describe('OCR rows put right against the catalogues', () => {
     ]);
   });
 
+  it('takes a footnote mark read into the last letter off a name, when that gives a known name, flagged', () => {
+    const panels: ParsedPanel[] = [
+      {
+        panelName: 'P',
+        pageNumber: 2,
+        rows: [row('Alkaline Phosphatase7'), row('Apolipoprotein A1'), row('Zorblax7')],
+      },
+    ];
+    const flags = repairOcrRows(panels);
+    expect(panels[0]?.rows.map((r) => r.biomarker)).toEqual([
+      'Alkaline Phosphatase',
+      'Apolipoprotein A1',
+      'Zorblax7',
+    ]);
+    expect(flags.map((f) => [f.code, f.pageNumber])).toEqual([['ocr_repaired', 2]]);
+  });
+
   it('leaves known names, names read from a text layer, and names no swap makes known', () => {
     const panels: ParsedPanel[] = [
       { panelName: 'P', pageNumber: 1, rows: [row('Glucose'), row('Hemoglobin Alc', false), row('Zorblax')] },

@@ -46,6 +46,11 @@ describe('splitRangeAndUnit (Quest reference range column)', () => {
     ['%', null, '%'],
     ['mg/dL', null, 'mg/dL'],
     ['', null, null],
+    // A scan loses the narrow space before the unit.
+    ['<OR =39pg/mL', '<OR =39', 'pg/mL'],
+    ['3.5-5.3mmol/L', '3.5-5.3', 'mmol/L'],
+    // "1 IU/mL" or "11 U/mL": the last digit may be the unit's I, so it is left whole (and flagged).
+    ['< or = 11U/mL', '< or = 11U/mL', null],
   ])('%j -> range %j, unit %j', (text, range, unit) => {
     expect(splitRangeAndUnit(text)).toEqual({ range, unit });
   });

@@ -341,3 +341,158 @@ describe('parseReport: doubts become validation flags', () => {
     expect(empty.validationFlags.map((f) => f.code)).toEqual(['no_results_table']);
   });
 });
+
+describe('parseReport: read off a scan', () => {
+  /** A line as OCR gives it: each word an item with a confidence, so the scan-only rules apply. */
+  const scanned = (y: number, ...cells: CellSpec[]) =>
+    line(y, ...cells).map((item) => ({ ...item, confidence: 95 }));
+  const rowsOf = (layout: ReturnType<typeof doc>) =>
+    parseReport(layout, 'labcorp').panels.flatMap((p) =>
+      p.rows.map((r) => [r.biomarker, r.resultValue, r.resultUnit, r.referenceRangeText]),
+    );
+  const LABCORP_HEADER = scanned(
+    120,
+    [40, 'Test'],
+    [190, 'Current Result and Flag'],
+    [380, 'Units'],
+    [460, 'Reference Interval'],
+  );
+
+  it("drops Labcorp's out-of-range arrow read as a letter before the name", () => {
+    const layout = doc(
+      page(
+        1,
+        LABCORP_HEADER,
+        scanned(140, [40, 'Lipid Panel']),
+        scanned(
+          155,
+          [22, 'A'],
+          [40, 'LDL Cholesterol'],
+          [200, '131'],
+          [250, 'High'],
+          [380, 'mg/dL'],
+          [460, '0-99'],
+        ),
+        scanned(
+          170,
+          [22, 'v'],
+          [40, 'HDL Cholesterol'],
+          [200, '38'],
+          [250, 'Low'],
+          [380, 'mg/dL'],
+          [460, '>39'],
+        ),
+      ),
+    );
+    expect(rowsOf(layout)).toEqual([
+      ['LDL Cholesterol', '131', 'mg/dL', '0-99'],
+      ['HDL Cholesterol', '38', 'mg/dL', '>39'],
+    ]);
+  });
+
+  it('drops (calc) from a unit printed in its own column', () => {
+    const layout = doc(
+      page(
+        1,
+        LABCORP_HEADER,
+        scanned(140, [40, 'Comp. Metabolic Panel']),
+        scanned(155, [40, 'Globulin, Total'], [200, '2.3'], [380, 'g/dL (calc)'], [460, '1.5-4.5']),
+      ),
+    );
+    expect(rowsOf(layout)).toEqual([['Globulin, Total', '2.3', 'g/dL', '1.5-4.5']]);
+  });
+
+  it('joins the words of a phrase a scan measured a little over a cell gap apart', () => {
+    // "Not" ends at 462 + 13.5; "Estab." starts 8 pt later, a cell gap at 9 pt, a space on a scan.
+    const layout = doc(
+      page(
+        1,
+        LABCORP_HEADER,
+        scanned(140, [40, 'CBC With Differential']),
+        scanned(155, [40, 'Neutrophils'], [200, '55'], [380, '%'], [462, 'Not'], [483.5, 'Estab.']),
+      ),
+    );
+    expect(rowsOf(layout)).toEqual([['Neutrophils', '55', '%', 'Not Estab.']]);
+  });
+});
+
+describe('parseReport: risk bands', () => {
+  it('never reads a row of risk bands as a result, when no header says it is a risk summary', () => {
+    // Quest's Cardio IQ summary as a scan reads it: its header garbled, the results drawn as graphics.
+    const layout = doc(
+      page(
+        1,
+        line(100, [36, 'Quest Diagnostics', 16]),
+        line(
+          120,
+          [37, 'Test Name'],
+          [182, 'Splat crown'],
+          [334, 'Moderate'],
+          [444, 'Units'],
+          [509, 'Result Risk'],
+        ),
+        line(140, [37, 'CHOLESTEROL, TOTAL'], [298, '<200'], [351, 'N/A'], [394, '>=200'], [446, 'mg/dL']),
+        line(155, [37, 'TRIGLYCERIDES'], [298, '<150'], [342, '150-199»'], [394, '>=200~—'], [446, 'mg/dL']),
+        line(170, [37, 'LDL MEDIUM'], [298, '215'], [342, '215-301'], [397, '~—S->301'], [445, 'nmol/L']),
+        line(185, [37, 'LDL-CHOLESTEROL'], [191, '94'], [298, '<100'], [342, '100-129'], [397, '>129']),
+      ),
+    );
+    expect(parseReport(layout, 'quest').panels.flatMap((p) => p.rows)).toEqual([]);
+  });
+
+  it('still reads a bound result beside its interval range', () => {
+    const layout = doc(
+      page(
+        1,
+        QUEST_HEADER,
+        line(208, [40, 'GLUCOSE'], [232, '<70 L'], [305, '70-99 mg/dL'], [548, 'Z4M']),
+        line(219, [40, 'LP-IR SCORE'], [168, '<25'], [305, '<=45'], [548, 'Z4M']),
+      ),
+    );
+    expect(
+      parseReport(layout, 'quest').panels.flatMap((p) => p.rows.map((r) => [r.biomarker, r.resultValue])),
+    ).toEqual([
+      ['GLUCOSE', '<70'],
+      ['LP-IR SCORE', '<25'],
+    ]);
+  });
+});
+
+describe("parseReport: a portal's copy beside the vendor's", () => {
+  const rowsOf = (layout: ReturnType<typeof doc>) =>
+    parseReport(layout, 'quest').panels.flatMap((p) =>
+      p.rows.map((r) => [r.biomarker, r.resultValue, r.pageNumber]),
+    );
+  const portal = (...rows: Array<ReturnType<typeof line>>) => page(1, QUEST_HEADER, ...rows);
+  const vendor = (...rows: Array<ReturnType<typeof line>>) =>
+    page(2, line(50, [36, 'Quest Diagnostics', 16]), QUEST_HEADER, ...rows);
+  const ocr = (items: ReturnType<typeof line>) => items.map((item) => ({ ...item, confidence: 95 }));
+  const potassium = (y: number, value: string) =>
+    ocr(line(y, [40, 'POTASSIUM'], [168, value], [305, '3.5-5.3 mmol/L'], [548, 'Z4M']));
+
+  it("keeps the vendor's row when its table row is read in strict mode after the portal's", () => {
+    const layout = doc(
+      portal(line(208, [40, 'VITAMIN D,25-OH,TOTAL,IA'], [168, '30'], [305, '30-100 ng/mL'])),
+      // The vendor's page repeats no header: its rows are read with the portal page's columns.
+      page(
+        2,
+        line(50, [36, 'Quest Diagnostics', 16]),
+        line(208, [40, 'VITAMIN D,25-OH,TOTAL,IA'], [168, '30'], [305, '30-100 ng/mL']),
+      ),
+    );
+    expect(rowsOf(layout)).toEqual([['VITAMIN D,25-OH,TOTAL,IA', '30', 2]]);
+  });
+
+  it("drops a scanned portal copy that lost the decimal point the vendor's copy has", () => {
+    expect(rowsOf(doc(portal(potassium(208, '45')), vendor(potassium(208, '4.5'))))).toEqual([
+      ['POTASSIUM', '4.5', 2],
+    ]);
+  });
+
+  it("keeps both when it is the vendor's copy that lost the point: the right value is not dropped", () => {
+    expect(rowsOf(doc(portal(potassium(208, '4.5')), vendor(potassium(208, '45'))))).toEqual([
+      ['POTASSIUM', '4.5', 1],
+      ['POTASSIUM', '45', 2],
+    ]);
+  });
+});

@@ -269,6 +269,35 @@ describe('OCR layout from tesseract hOCR', () => {
     expect(page.items.map((i) => i.str)).toEqual(['THEODORE', 'R']);
   });
 
+  it('keeps a comparator, which sits above the baseline by its shape, with its bound', () => {
+    const page = pageFromHocr(
+      hocr([word([['&lt;', 1000, 608, 1014, 620, 95], ...text('1000', 1020)], 90)]),
+      1,
+    );
+    expect(page.items.map((i) => [i.str, i.raised === true])).toEqual([['<1000', false]]);
+  });
+
+  it("splits a raised mark off the number of a name ('Beta-amyloid 42' + mark), never off a value", () => {
+    const mark: Char[] = [
+      ['5', 560, 598, 568, 614, 95],
+      ['%', 570, 598, 578, 614, 95],
+    ];
+    const page = pageFromHocr(
+      hocr([
+        word(text('Beta-amyloid', 150), 96),
+        word([...text('42', 400), ...mark], 90),
+        word([...text('42', 1000), ['5', 1042, 598, 1050, 614, 95]], 90),
+      ]),
+      1,
+    );
+    expect(page.items.map((i) => [i.str, i.raised === true])).toEqual([
+      ['Beta-amyloid', false],
+      ['42', false],
+      ['5%', true],
+      ['425', false],
+    ]);
+  });
+
   it('never splits a raised character off a number or a unit', () => {
     const page = pageFromHocr(hocr([word([...text('1.73m', 1000), ['2', 1100, 598, 1108, 614, 95]], 90)]), 1);
     expect(page.items.map((i) => i.str)).toEqual(['1.73m2']);

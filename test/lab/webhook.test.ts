@@ -11,6 +11,7 @@ import { openDatabase } from '../../src/engine/sqlite/open-database.js';
 import { LAB_EXTRACT, labExtractKind } from '../../src/lab/job.js';
 import { labWebhookJob, labWebhookKind } from '../../src/lab/webhook.js';
 import { ApiKeys } from '../../src/server/api-keys.js';
+import { SqliteKeyStore } from '../../src/server/sqlite-key-store.js';
 import { tmpHome } from '../engine/support/tmp-home.js';
 
 // The receivers here listen on 127.0.0.1, which deliveries refuse unless the process allows it.
@@ -46,7 +47,10 @@ describe('lab webhooks as outbox jobs', () => {
     const keyId = new ApiKeys(db, { home: home.dir }).create('hooks').apiKey.id;
     const receiver = await scriptedReceiver(script);
     const registry = new JobRegistry().register(
-      labWebhookKind({ db: () => db, home: home.dir, scheduleMs: [50, 100, 150, 200, 250] }),
+      labWebhookKind({
+        keys: async () => new SqliteKeyStore(db, { home: home.dir }),
+        scheduleMs: [50, 100, 150, 200, 250],
+      }),
     );
     const engine = Engine.open(home.dir, registry);
     engine.startWorker({ pollMs: 5 });
@@ -114,7 +118,9 @@ describe('lab webhooks as outbox jobs', () => {
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     const registry = new JobRegistry()
       .register(labExtractKind({ home: home.dir }))
-      .register(labWebhookKind({ db: () => db, home: home.dir, scheduleMs: [50] }));
+      .register(
+        labWebhookKind({ keys: async () => new SqliteKeyStore(db, { home: home.dir }), scheduleMs: [50] }),
+      );
     const engine = Engine.open(home.dir, registry);
     cleanups.push(
       home.cleanup,

@@ -18,12 +18,13 @@ export function dropRepeatedCopies(
 ): ParsedPanel[] {
   const own = vendor === 'generic' ? new Set<number>() : ownCopyPages(layout, vendor);
   const rows = panels.flatMap((panel) => panel.rows);
-  const keep = (row: ParsedRow): boolean => {
-    if (strictRows.has(row))
-      return !rows.some((other) => other !== row && !strictRows.has(other) && same(row, other));
-    if (own.size === 0 || own.has(row.pageNumber)) return true;
-    return !rows.some((other) => own.has(other.pageNumber) && same(row, other));
-  };
+  const keepTableRow = (row: ParsedRow): boolean =>
+    own.size === 0 || own.has(row.pageNumber) || !rows.some((o) => own.has(o.pageNumber) && same(row, o));
+  // A strict-mode row gives way only to a table row that stays: when the table row is the portal's copy
+  // and the strict row the vendor's, dropping both would lose the result.
+  const keptTableRows = new Set(rows.filter((row) => !strictRows.has(row) && keepTableRow(row)));
+  const keep = (row: ParsedRow): boolean =>
+    strictRows.has(row) ? ![...keptTableRows].some((other) => same(row, other)) : keptTableRows.has(row);
   return panels
     .map((panel) => {
       const kept = panel.rows.filter(keep);
@@ -40,15 +41,27 @@ function ownCopyPages(layout: DocumentLayout, vendor: Vendor): Set<number> {
   return own.size === layout.pages.length ? new Set() : own;
 }
 
-/** The same result: the same value, and the same name or the same unit and range under a similar name. */
-function same(a: ParsedRow, b: ParsedRow): boolean {
-  if (norm(a.resultValue) !== norm(b.resultValue)) return false;
-  if (norm(a.biomarker) === norm(b.biomarker)) return true;
+/** `copy` repeats `kept`: the same value, and the same name or the same unit and range under a similar name. */
+function same(copy: ParsedRow, kept: ParsedRow): boolean {
+  if (!sameValue(copy, kept)) return false;
+  if (norm(copy.biomarker) === norm(kept.biomarker)) return true;
   return (
-    norm(a.resultUnit) === norm(b.resultUnit) &&
-    norm(a.referenceRangeText) === norm(b.referenceRangeText) &&
-    sharesWord(a.biomarker, b.biomarker, 3)
+    norm(copy.resultUnit) === norm(kept.resultUnit) &&
+    norm(copy.referenceRangeText) === norm(kept.referenceRangeText) &&
+    sharesWord(copy.biomarker, kept.biomarker, 3)
   );
+}
+
+/**
+ * Equal values; on a scan, also the kept copy's value with the decimal point this copy lost ("45" beside
+ * 4.5): the portal's copy is set smaller than the vendor's, and points are the first thing a scan drops.
+ * Never the other way round: a copy is not dropped for one that lost the point.
+ */
+function sameValue(copy: ParsedRow, kept: ParsedRow): boolean {
+  const [x, y] = [norm(copy.resultValue), norm(kept.resultValue)];
+  if (x === y) return true;
+  if (copy.ocr === undefined || kept.ocr === undefined) return false;
+  return !x.includes('.') && y.includes('.') && x === y.replace('.', '');
 }
 
 function norm(text: string | null): string {

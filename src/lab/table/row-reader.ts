@@ -90,7 +90,7 @@ export function readLine(view: LineView, header: TableHeader | null): LineRead {
     range: draft.range,
     labCode: draft.labCode,
     pointer: draft.pointer,
-    bands: draft.ranges >= 1 || draft.unread >= 2,
+    bands: draft.ranges >= 1 || draft.unread >= 2 || hasRiskBands(dataCells),
     doubtfulText: draft.value !== null && !plausibleValue(draft.value, draft.range, draft.unit),
     ocrRepaired: draft.repaired === true,
     ocrConfidence: draft.confidence ?? null,
@@ -204,7 +204,7 @@ function readByKind(text: string, kind: CellKind, role: ColumnRole | null, draft
     case 'unit': {
       // "/HPF *A": the flag of a result printed after its unit.
       const split = splitFlag(text);
-      draft.unit ??= split.flag ? split.value : text;
+      draft.unit ??= withoutCalc(split.flag ? (split.value ?? text) : text);
       if (split.flag) draft.flag ??= split.flag;
       return;
     }
@@ -256,7 +256,41 @@ function readValueOrRange(text: string, kind: CellKind, role: ColumnRole | null,
   }
 }
 
+/** "g/dL (calc)": the mark of a calculated result, no part of its unit. */
+const withoutCalc = (unit: string): string => unit.replace(/\s+\(calc\)$/i, '');
+
 const POINTER = /^see\s+(below|note|comment|report)s?\b/i;
+
+const BOUND_IN = /([<>])=?\s*(\d[\d,]*(?:\.\d+)?)/;
+const INTERVAL_IN = /(\d[\d,]*(?:\.\d+)?)\s*-\s*(\d[\d,]*(?:\.\d+)?)/;
+/** A bound as a scan may read it, a speck between the comparator and the number ("<$353"). */
+const BOUND_LOOSE = /[<>]=?[^\d\s]?\d/;
+const NOT_APPLICABLE = /^\W*n\/a\W*$/i;
+const numberIn = (text: string | undefined): number => Number((text ?? '').replace(/,/g, ''));
+
+/**
+ * Three risk bands side by side, each category's bounds meeting the next's: "<150 | 150-199 | >=200",
+ * "<200 | N/A | >=200" (Quest's Cardio IQ summary). Its results are drawn as graphics and printed again
+ * as rows elsewhere, so a line like this is never a result, however a scan garbles the arrows around the
+ * bounds ("~->219").
+ */
+function hasRiskBands(cells: readonly Cell[]): boolean {
+  for (let i = 0; i + 2 < cells.length; i++) {
+    const [a, b, c] = [cells[i], cells[i + 1], cells[i + 2]].map((cell) => cell?.text.trim() ?? '');
+    if (!BOUND_LOOSE.test(c ?? '')) continue;
+    const high = BOUND_IN.exec(c ?? '');
+    const low = BOUND_IN.exec(a ?? '');
+    if (NOT_APPLICABLE.test(b ?? '')) {
+      if (low && high && numberIn(low[2]) === numberIn(high[2])) return true;
+      continue;
+    }
+    const interval = INTERVAL_IN.exec(b ?? '');
+    if (!interval) continue;
+    const first = low ? numberIn(low[2]) : /^\d[\d,.]*$/.test(a ?? '') ? numberIn(a) : Number.NaN;
+    if (first === numberIn(interval[1]) || (high && numberIn(high[2]) === numberIn(interval[2]))) return true;
+  }
+  return false;
+}
 
 /**
  * A value is a number, a bound, an interval, or words a lab reports results in. Other words count only
