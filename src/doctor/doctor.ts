@@ -1,8 +1,10 @@
 /**
  * `assay doctor`: everything a first run needs, checked up front instead of found when a job fails. The
  * runtime (Node, the native SQLite module), the OCR programs and setting, the home and its keys, the store
- * and the reference data. `ok` is false when any check failed; warnings do not fail it.
+ * and the reference data, and a shared PostgreSQL store when one is named. `ok` is false when any check
+ * failed; warnings do not fail it.
  */
+import { isPostgresUrl } from '../engine/postgres/url.js';
 import { openDatabase } from '../engine/sqlite/open-database.js';
 import {
   type CheckStatus,
@@ -16,6 +18,7 @@ import {
   checkStore,
   type DoctorCheck,
 } from './checks.js';
+import { checkPostgresStore } from './postgres-check.js';
 
 export type { CheckStatus, DoctorCheck };
 
@@ -24,7 +27,8 @@ export interface DoctorReport {
   checks: DoctorCheck[];
 }
 
-export async function runDoctor(home: string): Promise<DoctorReport> {
+/** `store`: a postgres:// URL the node shares with others, checked besides the home. */
+export async function runDoctor(home: string, store?: string): Promise<DoctorReport> {
   const [pdftoppm, pdfimages, tesseract] = await Promise.all([
     checkProgram('pdftoppm', 'scanned PDFs cannot be rasterised for OCR', true),
     checkProgram('pdfimages', 'scanned pages are rasterised instead of read at their own resolution', false),
@@ -40,13 +44,14 @@ export async function runDoctor(home: string): Promise<DoctorReport> {
     checkHome(home),
     checkKeys(home),
   ];
-  const store = checkStore(home, (h) => openDatabase(h));
-  checks.push(store.check);
+  const sqlite = checkStore(home, (h) => openDatabase(h));
+  checks.push(sqlite.check);
   try {
-    checks.push(checkRefdata(store.db));
+    checks.push(checkRefdata(sqlite.db));
   } finally {
-    store.db?.close();
+    sqlite.db?.close();
   }
+  if (isPostgresUrl(store)) checks.push(...(await checkPostgresStore(store)));
   return { ok: checks.every((c) => c.status !== 'fail'), checks };
 }
 
