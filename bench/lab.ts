@@ -93,11 +93,12 @@ async function throughput(count: number): Promise<void> {
     .map((e) => pdfBytes(e.name));
   const home = mkdtempSync(join(tmpdir(), 'assay-bench-lab-'));
   const times: number[] = [];
+  const lab = labExtractKind({ home });
   const registry = new JobRegistry().register({
-    ...labExtractKind,
+    ...lab,
     handler: async (payload, ctx) => {
       const start = performance.now();
-      const outcome = await labExtractKind.handler(payload, ctx);
+      const outcome = await lab.handler(payload, ctx);
       times.push(performance.now() - start);
       return outcome;
     },

@@ -1,12 +1,13 @@
 /**
  * Secrets that belong to one ASSAY_HOME: random keys kept in `<home>/keys/<name>.key` (0600, in a 0700
- * folder), and JSON sealed with one of them. The job store holds what commands and routes enqueue, and its
+ * folder), or in ASSAY_KEYS_DIR, and JSON sealed with one of them. Keys never go in a database: nodes
+ * sharing one PostgreSQL store share the keys folder (or a copy of it) through ASSAY_KEYS_DIR instead. The job store holds what commands and routes enqueue, and its
  * rows are printed by `assay jobs show`, copied with the database and kept until pruned: a value sealed
  * here is unreadable to anyone holding the database without the home's keys folder.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { AssayError } from './errors.js';
 
 /** A sealed JSON value: AES-256-GCM, base64 parts, versioned so the scheme can change. */
@@ -19,6 +20,15 @@ export interface Sealed {
 
 const SCHEME = 'aes-256-gcm/1';
 
+/**
+ * The folder holding the keys: ASSAY_KEYS_DIR when set (several nodes with their own homes pointing at one
+ * folder, or at copies of it), else `<home>/keys`.
+ */
+export function keysDir(home: string): string {
+  const shared = process.env.ASSAY_KEYS_DIR;
+  return shared ? resolve(shared) : join(home, 'keys');
+}
+
 /** The home's key named `name` (base64 of 32 random bytes), made on first use. */
 export async function homeKey(home: string, name: string): Promise<string> {
   return homeKeySync(home, name);
@@ -29,14 +39,15 @@ export async function homeKey(home: string, name: string): Promise<string> {
  * a 44-byte file read once per use, so the synchronous read costs less than the promise around it.
  */
 export function homeKeySync(home: string, name: string): string {
-  const file = join(home, 'keys', `${name}.key`);
+  const dir = keysDir(home);
+  const file = join(dir, `${name}.key`);
   try {
     // Read first: the key exists on every call but the first, and a read is one system call.
     return readFileSync(file, 'utf8').trim();
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
-  mkdirSync(join(home, 'keys'), { recursive: true, mode: 0o700 });
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
   // Written whole under a private name, then linked into place: a reader never sees a half-written key, and
   // link fails if the key exists, so processes racing to create it agree on the one linked first.
   const draft = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;

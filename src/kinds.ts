@@ -1,3 +1,4 @@
+import type { BlobStore } from './blobs/blob-store.js';
 import { demoKind } from './engine/demo.js';
 import { JobRegistry } from './engine/registry.js';
 import { labExtractKind } from './lab/job.js';
@@ -11,7 +12,7 @@ import { type KeyStore, openKeyStore } from './server/key-store.js';
  * The composition root of job kinds: every kind any command or route can enqueue or run. Kinds that need
  * the store's other state (webhook secrets) open their own key store on the same --store, lazily.
  */
-export function createRegistry(opts: { home: string; store?: string }): JobRegistry {
+export function createRegistry(opts: { home: string; store?: string; blobs?: BlobStore }): JobRegistry {
   let keys: Promise<KeyStore> | undefined;
   const openKeys = () => {
     keys ??= openKeyStore(opts).catch((error: unknown) => {
@@ -21,9 +22,10 @@ export function createRegistry(opts: { home: string; store?: string }): JobRegis
     return keys;
   };
   const registry = new JobRegistry().register(demoKind);
-  for (const kind of reportKinds({ render: renderInPool })) registry.register(kind);
-  registry.register(deliveryKind());
-  registry.register(labExtractKind);
+  const files = { home: opts.home, ...(opts.blobs ? { blobs: opts.blobs } : {}) };
+  for (const kind of reportKinds({ render: renderInPool, files })) registry.register(kind);
+  registry.register(deliveryKind({ files }));
+  registry.register(labExtractKind(files));
   registry.register(labWebhookKind({ keys: openKeys, scheduleMs: webhookScheduleFromEnv() }));
   return registry;
 }

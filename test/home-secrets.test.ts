@@ -1,8 +1,11 @@
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { homeKey, openSealedJson, SealedValueError, sealJson } from '../src/home-secrets.js';
+import { Engine } from '../src/engine/engine.js';
+import { homeKey, keysDir, openSealedJson, SealedValueError, sealJson } from '../src/home-secrets.js';
+import { createRegistry } from '../src/kinds.js';
+import { checkUploadUrl, createPendingUpload } from '../src/lab/presigned-upload.js';
 
 describe('home secrets', () => {
   const homes: string[] = [];
@@ -12,7 +15,29 @@ describe('home secrets', () => {
     return dir;
   };
   afterEach(() => {
+    delete process.env.ASSAY_KEYS_DIR;
     for (const dir of homes.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('ASSAY_KEYS_DIR gives two homes (two nodes) one keys folder: the same keys, none under either home', async () => {
+    const [a, b, shared] = [newHome(), newHome(), newHome()];
+    process.env.ASSAY_KEYS_DIR = join(shared, 'keys');
+    expect(keysDir(a)).toBe(join(shared, 'keys'));
+    expect(await homeKey(a, 'dob')).toBe(await homeKey(b, 'dob'));
+    // The upload URL one node signs is accepted by the other.
+    const engine = Engine.open(a, createRegistry({ home: a }));
+    try {
+      const { job, uploadUrl } = await createPendingUpload(engine, a, { baseUrl: 'https://a.example' });
+      const url = new URL(uploadUrl);
+      const [expires, signature] = [url.searchParams.get('expires'), url.searchParams.get('signature')];
+      expect(await checkUploadUrl(b, job.id, expires ?? '', signature ?? '')).toBe('ok');
+    } finally {
+      await engine.close();
+    }
+    expect(existsSync(join(a, 'keys')) || existsSync(join(b, 'keys'))).toBe(false);
+    expect(statSync(join(shared, 'keys')).mode & 0o777).toBe(0o700);
+    delete process.env.ASSAY_KEYS_DIR;
+    expect(keysDir(a)).toBe(join(a, 'keys'));
   });
 
   it('makes a key once, readable by its owner only, and the same for racing callers', async () => {

@@ -8,6 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { execa } from 'execa';
 import { AssayError } from '../errors.js';
+import { keysDir } from '../home-secrets.js';
 import { PAGE_CPU_BUDGET_MS, pageBudgetMs } from '../lab/ocr-page.js';
 import { packageRoot } from '../paths.js';
 import { bundledDataset, datasetVersion } from '../refdata/dataset.js';
@@ -186,9 +187,9 @@ export function checkHome(home: string): DoctorCheck {
 const mode = (path: string) => statSync(path).mode & 0o777;
 const octal = (m: number) => m.toString(8).padStart(4, '0');
 
-/** <home>/keys holds the secrets that seal job payloads: 0700, and every file in it 0600. */
+/** <home>/keys (or ASSAY_KEYS_DIR) holds the secrets that seal job payloads: 0700, every file in it 0600. */
 export function checkKeys(home: string): DoctorCheck {
-  const dir = join(resolve(home), 'keys');
+  const dir = keysDir(resolve(home));
   if (!existsSync(dir))
     return { check: 'keys', status: 'ok', detail: 'none yet (made 0700/0600 on first use)' };
   if (process.platform === 'win32')

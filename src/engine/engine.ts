@@ -1,4 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { BlobStore } from '../blobs/blob-store.js';
+import { FileBlobStore } from '../blobs/file-blob-store.js';
 import { NotFoundError } from '../errors.js';
 import type { JobRegistry } from './registry.js';
 import { SqliteStore } from './sqlite/sqlite-store.js';
@@ -15,13 +17,25 @@ export const isTerminal = (job: JobRecord): boolean => TERMINAL_STATES.includes(
 export class Engine {
   private readonly workers = new Set<Worker>();
 
+  private readonly blobStore: BlobStore | undefined;
+
+  /** `blobs`: where the jobs' files live, beside `store` (openEngine opens both from one --store). */
   constructor(
     readonly store: JobStore,
     readonly registry: JobRegistry,
-  ) {}
+    blobs?: BlobStore,
+  ) {
+    this.blobStore = blobs;
+  }
 
   static open(home: string, registry: JobRegistry): Engine {
-    return new Engine(new SqliteStore(home), registry);
+    return new Engine(new SqliteStore(home), registry, new FileBlobStore(home));
+  }
+
+  /** The blob store; an engine built without one (job-only tests, benchmarks) cannot keep files. */
+  get blobs(): BlobStore {
+    if (!this.blobStore) throw new Error('assay: this engine was opened without a blob store');
+    return this.blobStore;
   }
 
   async enqueue(kind: string, payload: unknown, extra: Partial<NewJob> = {}): Promise<JobRecord> {
@@ -78,7 +92,7 @@ export class Engine {
   async close(graceMs?: number): Promise<void> {
     await Promise.all([...this.workers].map((w) => w.stop(graceMs)));
     this.workers.clear();
-    await this.store.close();
+    await Promise.all([this.store.close(), this.blobStore?.close()]);
   }
 
   private wakeWorkers(): void {

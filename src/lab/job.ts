@@ -1,15 +1,15 @@
 /**
- * The `lab.extract` job kind: submitting a PDF (a private copy under <home>/uploads, a job in the store)
+ * The `lab.extract` job kind: submitting a PDF (a private copy in the blob store, a job in the store)
  * and the handler that runs the pipeline in the thread pool and maps its outcome onto SPEC.md statuses.
  *
  * The requester's date of birth never reaches the database, a log or a file: the submitter seals it with
- * scrypt under a per-job random salt and a per-home key kept in <home>/keys (see pipeline.ts), and the
+ * scrypt under a per-job random salt and a key kept in the keys folder (see pipeline.ts), and the
  * handler, in whatever process claims the job, compares dates printed in the document against the seal.
  */
 import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
-import { rmSync } from 'node:fs';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { basename, isAbsolute } from 'node:path';
+import { type BlobStore, blobKeys } from '../blobs/blob-store.js';
+import { FileBlobStore } from '../blobs/file-blob-store.js';
 import type { Engine } from '../engine/engine.js';
 import { type JobContext, type JobKind, PermanentJobError } from '../engine/registry.js';
 import type { JobOutcome, JobRecord } from '../engine/types.js';
@@ -32,7 +32,10 @@ export const LAB_EXTRACT = 'lab.extract';
 export const LAB_TIMEOUT_MS = 20 * 60_000;
 
 export interface LabExtractPayload {
-  /** The kept copy: <home>/uploads/<jobId>.pdf, deleted once the job ends. */
+  /**
+   * The kept copy's blob key, `uploads/<jobId>.pdf`, deleted once the job ends. Jobs stored by earlier
+   * versions hold the absolute path `<home>/uploads/<jobId>.pdf` (see uploadKey).
+   */
   file: string;
   /** The name the user gave the file, for display only. */
   filename: string;
@@ -78,7 +81,7 @@ export async function submitLabFile(
   const dob = submission.dateOfBirth === undefined ? undefined : checkDob(submission.dateOfBirth);
   const key = dob ? await dobKey(home) : undefined;
   const id = randomUUID();
-  const file = join(home, 'uploads', `${id}.pdf`);
+  const file = blobKeys.upload(id);
   const payload: LabExtractPayload = {
     file,
     filename: submission.filename,
@@ -89,10 +92,9 @@ export async function submitLabFile(
   };
   // The copy is written before the job exists, so a worker in another process never claims a job whose
   // file is not there yet.
-  await mkdir(dirname(file), { recursive: true, mode: 0o700 });
   const dedupe = submission.dedupe ?? true;
   // A copy whose job was never stored (disk full, store locked) would stay in uploads/ with its PHI.
-  const job = await keepUnlessFails(file, submission.pdf, () =>
+  const job = await keepUnlessFails(engine.blobs, file, submission.pdf, () =>
     engine.enqueue(LAB_EXTRACT, payload, {
       id,
       ...(submission.owner ? { owner: submission.owner } : {}),
@@ -106,19 +108,29 @@ export async function submitLabFile(
           }),
     }),
   );
-  if (job.id !== id) await rm(file, { force: true });
+  if (job.id !== id) await engine.blobs.delete(file);
   return job;
 }
 
 /** Write the uploaded copy, then run `next`; when either fails, no part of the copy is left behind. */
-export async function keepUnlessFails<T>(file: string, pdf: Uint8Array, next: () => Promise<T>): Promise<T> {
+export async function keepUnlessFails<T>(
+  blobs: BlobStore,
+  key: string,
+  pdf: Uint8Array,
+  next: () => Promise<T>,
+): Promise<T> {
   try {
-    await writeFile(file, pdf, { mode: 0o600 });
+    await blobs.put(key, pdf);
     return await next();
   } catch (error) {
-    await rm(file, { force: true });
+    await blobs.delete(key).catch(() => {});
     throw error;
   }
+}
+
+/** The blob key of a job's upload; a payload from before blob stores names the file under <home>/uploads. */
+export function uploadKey(p: LabExtractPayload): string {
+  return isAbsolute(p.file) ? blobKeys.upload(basename(p.file, '.pdf')) : p.file;
 }
 
 export function checkDob(value: string): string {
@@ -148,47 +160,57 @@ async function sealDob(dob: string, key: string): Promise<DobSeal> {
   return { salt, digest: await dobDigest(dob, key, salt) };
 }
 
-/** The home's DOB key, made on first use. */
+/** The DOB key (keys folder of the home or ASSAY_KEYS_DIR), made on first use. */
 export function dobKey(home: string): Promise<string> {
   return homeKey(home, 'dob');
 }
 
-/** Uploads live in <home>/uploads, so the home is two levels up from any kept copy. */
-function homeOfUpload(file: string): string {
-  return dirname(dirname(file));
-}
-
 // --- Running ---------------------------------------------------------------------------------------------------
 
-export const labExtractKind: JobKind = {
-  kind: LAB_EXTRACT,
-  waitingStatus: 'queued',
-  runningStatus: 'processing_language',
-  timeoutMs: LAB_TIMEOUT_MS,
-  // One retry, for a crashed thread or a worker that died; a bad document fails permanently at once.
-  maxAttempts: 2,
-  backoff: { baseMs: 500, maxMs: 5_000 },
-  handler: runLabJob,
-  onFinalFailure(job, error) {
-    const { file, webhook: target } = job.payload as LabExtractPayload;
-    // The handler deletes the copy when it ends the job itself; a worker that died on the last attempt
-    // (ended by the store's sweep) never got the chance.
-    rmSync(file, { force: true });
-    if (!target) return [];
-    const { event, data } = eventForFailure(error);
-    return [labWebhookJob(target, event, job.id, data)];
-  },
-};
+export interface LabKindOptions {
+  /** The worker's home: its keys folder (unless ASSAY_KEYS_DIR names a shared one) holds the DOB key. */
+  home: string;
+  /** Where uploads are kept (default: the home's files). */
+  blobs?: BlobStore;
+}
 
-async function runLabJob(payload: unknown, ctx: JobContext): Promise<JobOutcome> {
-  const p = payload as LabExtractPayload;
+export function labExtractKind(opts: LabKindOptions): JobKind {
+  const blobs = opts.blobs ?? new FileBlobStore(opts.home);
+  return {
+    kind: LAB_EXTRACT,
+    waitingStatus: 'queued',
+    runningStatus: 'processing_language',
+    timeoutMs: LAB_TIMEOUT_MS,
+    // One retry, for a crashed thread or a worker that died; a bad document fails permanently at once.
+    maxAttempts: 2,
+    backoff: { baseMs: 500, maxMs: 5_000 },
+    handler: (payload, ctx) => runLabJob(payload as LabExtractPayload, ctx, blobs, opts.home),
+    onFinalFailure(job, error) {
+      const p = job.payload as LabExtractPayload;
+      // The handler deletes the copy when it ends the job itself; a worker that died on the last attempt
+      // (ended by the store's sweep) never got the chance. This hook cannot wait: a delete that fails leaves
+      // the copy to `assay jobs prune`.
+      blobs.delete(uploadKey(p)).catch(() => {});
+      if (!p.webhook) return [];
+      const { event, data } = eventForFailure(error);
+      return [labWebhookJob(p.webhook, event, job.id, data)];
+    },
+  };
+}
+
+async function runLabJob(
+  p: LabExtractPayload,
+  ctx: JobContext,
+  blobs: BlobStore,
+  home: string,
+): Promise<JobOutcome> {
   let terminal = false;
   try {
-    const pdf = await readUpload(p.file);
+    const pdf = await readUpload(blobs, uploadKey(p));
     const request = {
       rejectIfPHI: p.rejectIfPHI,
       anyLab: p.anyLab,
-      ...(p.dob ? { dob: p.dob, dobKey: await dobKey(homeOfUpload(p.file)) } : {}),
+      ...(p.dob ? { dob: p.dob, dobKey: await dobKey(home) } : {}),
     };
     const stages = stageReporter(ctx);
     const outcome = await sharedThreadPool().run(pdf, request, {
@@ -204,19 +226,19 @@ async function runLabJob(payload: unknown, ctx: JobContext): Promise<JobOutcome>
     terminal = permanent !== null || isLastAttempt(ctx);
     throw permanent ?? error;
   } finally {
-    if (terminal) await rm(p.file, { force: true });
+    if (terminal) await blobs.delete(uploadKey(p));
   }
 }
 
-async function readUpload(file: string): Promise<Uint8Array> {
-  try {
-    return new Uint8Array(await readFile(file));
-  } catch {
+async function readUpload(blobs: BlobStore, key: string): Promise<Uint8Array> {
+  // A store that does not answer (PostgreSQL down) throws on: the attempt is retried, the job not ended.
+  const bytes = await blobs.get(key);
+  if (!bytes)
     throw new PermanentJobError(
       'upload_missing',
       'The stored copy of the uploaded PDF is missing; submit the file again.',
     );
-  }
+  return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 /**

@@ -1,22 +1,28 @@
 import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { blobKeys } from '../blobs/blob-store.js';
 import type { Engine } from '../engine/engine.js';
 import type { JobRecord } from '../engine/types.js';
-import { keepUnlessFails, LAB_EXTRACT, type LabExtractPayload } from './job.js';
+import { keysDir } from '../home-secrets.js';
+import { keepUnlessFails, LAB_EXTRACT, type LabExtractPayload, uploadKey } from './job.js';
 import { labWebhookJob, type WebhookTarget } from './webhook.js';
 import { eventForFailure } from './webhook-events.js';
 
 /** SPEC.md Limits: the file must arrive within 5 minutes. */
 export const UPLOAD_URL_TTL_MS = 5 * 60_000;
 
-/** The per-home key that signs upload URLs, made on first use; any process sharing the home can verify. */
+/**
+ * The key that signs upload URLs, made on first use; any process sharing the keys folder (the home's, or
+ * ASSAY_KEYS_DIR on every node) can verify, so any node may take the PUT of a URL another node issued.
+ */
 async function signingKey(home: string): Promise<Buffer> {
-  const file = join(home, 'keys', 'upload-url.key');
+  const dir = keysDir(home);
+  const file = join(dir, 'upload-url.key');
   try {
     return await readFile(file);
   } catch {
-    await mkdir(join(home, 'keys'), { recursive: true, mode: 0o700 });
+    await mkdir(dir, { recursive: true, mode: 0o700 });
     await writeFile(file, randomBytes(32), { mode: 0o600, flag: 'wx' }).catch(() => undefined);
     return readFile(file);
   }
@@ -43,7 +49,7 @@ export async function createPendingUpload(
 ): Promise<{ job: JobRecord; uploadUrl: string; expiresAt: number }> {
   const id = randomUUID();
   const payload: LabExtractPayload = {
-    file: join(home, 'uploads', `${id}.pdf`),
+    file: blobKeys.upload(id),
     filename: opts.filename ?? `${id}.pdf`,
     rejectIfPHI: opts.rejectIfPHI ?? false,
     anyLab: false,
@@ -81,15 +87,14 @@ export async function checkUploadUrl(
   return now > expiresAt ? 'expired' : 'ok';
 }
 
-/** Store the arrived PDF where the held job expects it, then let workers take the job. */
+/** Store the arrived PDF where the held job expects it (any node's blob store), then let workers take it. */
 export async function completePendingUpload(
   engine: Engine,
   job: JobRecord,
   pdf: Uint8Array,
 ): Promise<JobRecord> {
-  const payload = job.payload as LabExtractPayload;
-  await mkdir(join(payload.file, '..'), { recursive: true, mode: 0o700 });
-  return keepUnlessFails(payload.file, pdf, () => engine.store.releaseHeld(job.id));
+  const key = uploadKey(job.payload as LabExtractPayload);
+  return keepUnlessFails(engine.blobs, key, pdf, () => engine.store.releaseHeld(job.id));
 }
 
 /** A little past the URL's own expiry, so a PUT that started in time is not cut off mid-body. */

@@ -28,6 +28,7 @@ export interface ReportJobPayload {
   /** The request with uid_ext blanked and the configuration left out, sealed (see home-secrets.ts). */
   request: Sealed;
   configuration: ConfigWithoutToken;
+  /** The submitting home's reports folder: where a kind built without files of its own looks (one box). */
   reportDir: string;
   credentialRef: string | null;
   /**
@@ -44,7 +45,7 @@ export interface ReportJobResult {
   events: number;
   bytes: number;
   sha256: string;
-  /** Kept under <home>/reports until its deliveries end; null when there is nothing to deliver. */
+  /** The blob key of the PDF kept until its deliveries end; null when there is nothing to deliver. */
   pdf_path: string | null;
   out_pdf: string | null;
   out_json: string | null;

@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
+import { blobKeys } from '../blobs/blob-store.js';
 import type { JobContext, JobHandler } from '../engine/registry.js';
 import type { JobOutcome } from '../engine/types.js';
 import { openSealedJson, SealedValueError } from '../home-secrets.js';
@@ -16,7 +17,7 @@ import {
   deliveriesAfterReport,
   reportDeliveryContext,
 } from './delivery/plan.js';
-import { pdfPath, requestKey, writeFileAtomic } from './files.js';
+import { keepReportPdf, type ReportFiles, reportFiles, requestKey, writeFileAtomic } from './files.js';
 import type { ReportJobPayload, ReportJobResult } from './job.js';
 import { buildReportModel } from './model.js';
 import type { RenderFn } from './render-pool.js';
@@ -31,11 +32,16 @@ function isPermanent(error: unknown): boolean {
   );
 }
 
-async function generate(p: ReportJobPayload, ctx: JobContext, render: RenderFn): Promise<ReportJobResult> {
+async function generate(
+  p: ReportJobPayload,
+  ctx: JobContext,
+  render: RenderFn,
+  files: ReportFiles,
+): Promise<ReportJobResult> {
   const started = performance.now();
   // Validated at submission; checked again because a payload is only JSON once stored. The configuration
   // was kept apart, so the stored request has none and needs no destination.
-  const { request, variant } = parseReportRequest(openSealedJson(p.request, await requestKey(p.reportDir)), {
+  const { request, variant } = parseReportRequest(openSealedJson(p.request, await requestKey(files.home)), {
     requireDestination: false,
     what: 'The stored request',
   });
@@ -43,8 +49,8 @@ async function generate(p: ReportJobPayload, ctx: JobContext, render: RenderFn):
   const pdf = await render(model);
   ctx.signal.throwIfAborted();
   const deliver = hasDestination({ report_metadata: { configuration: p.configuration } });
-  const kept = deliver ? pdfPath(p.reportDir, ctx.job.id) : null;
-  if (kept) writeFileAtomic(kept, pdf);
+  const kept = deliver ? blobKeys.reportPdf(ctx.job.id) : null;
+  if (kept) await keepReportPdf(files, ctx.job.id, pdf);
   let outPdf: string | null = null;
   let outJson: string | null = null;
   if (p.out) {
@@ -75,10 +81,11 @@ export function reportHandler(opts: ReportKindOptions): JobHandler {
   return async (raw, ctx): Promise<JobOutcome> => {
     const p = raw as ReportJobPayload;
     const delivery = reportDeliveryContext(p, ctx.job, opts.deliveryMaxAttempts);
+    const files = reportFiles(opts.files, p.reportDir);
     try {
-      const result = await generate(p, ctx, opts.render);
+      const result = await generate(p, ctx, opts.render, files);
       const followUps = deliveriesAfterReport(delivery);
-      if (followUps.length === 0) deleteDeliverySecrets(p);
+      if (followUps.length === 0) await deleteDeliverySecrets(files, p);
       return { status: 'completed', result, followUps };
     } catch (error) {
       if (ctx.signal.aborted) throw error;
@@ -91,7 +98,7 @@ export function reportHandler(opts: ReportKindOptions): JobHandler {
         error_details: { stage: 'generate', attempts: ctx.job.attempts },
       };
       const followUps = deliveriesAfterFailure(delivery, failure);
-      if (followUps.length === 0) deleteDeliverySecrets(p);
+      if (followUps.length === 0) await deleteDeliverySecrets(files, p);
       return { status: 'failed', result: failure, followUps };
     }
   };

@@ -1,5 +1,7 @@
+import type { BlobStore } from '../blobs/blob-store.js';
 import { type JobKind, lazyHandler } from '../engine/registry.js';
 import { deleteDeliverySecrets, deliveriesAfterFailure, reportDeliveryContext } from './delivery/plan.js';
+import { reportFiles } from './files.js';
 import { REPORT_KINDS, type ReportJobPayload } from './job.js';
 import type { RenderFn } from './render-pool.js';
 
@@ -9,6 +11,11 @@ export interface ReportKindOptions {
   deliveryMaxAttempts?: number;
   /** Per-attempt time limit (default 5 minutes). */
   timeoutMs?: number;
+  /**
+   * The running process's home (keys) and blob store; without them a job uses the home it was submitted
+   * from (its payload's reportDir) and that home's files: one box, as in tests and benchmarks.
+   */
+  files?: { home: string; blobs?: BlobStore };
 }
 
 /**
@@ -27,7 +34,9 @@ function failureFollowUps(opts: ReportKindOptions): NonNullable<JobKind['onFinal
       reportDeliveryContext(p, job, opts.deliveryMaxAttempts),
       failure,
     );
-    if (followUps.length === 0) deleteDeliverySecrets(p);
+    // This hook cannot wait: a delete that fails leaves the sealed credential to `assay jobs prune`.
+    if (followUps.length === 0)
+      deleteDeliverySecrets(reportFiles(opts.files, p.reportDir), p).catch(() => {});
     return followUps;
   };
 }

@@ -4,7 +4,7 @@ import type { Engine } from '../engine/engine.js';
 import type { JobRecord } from '../engine/types.js';
 import { sealJson } from '../home-secrets.js';
 import type { ParsedReportRequest, ReportAck, ReportRequest } from '../schemas/report.js';
-import { deleteCredential, reportDir, requestKey, saveCredential } from './files.js';
+import { deleteCredential, type ReportFiles, reportDir, requestKey, saveCredential } from './files.js';
 import { type OutTarget, type ReportJobPayload, reportKindName, withoutToken } from './job.js';
 
 export interface SubmitOptions {
@@ -31,29 +31,30 @@ function storableRequest(request: ReportRequest): ReportRequest {
 
 /**
  * Enqueue a validated report request as a report.full or report.condensed job (status pending). The callback
- * credential and the pre-signed storage URL go to files under <home>/reports, never into the job store, and
- * are deleted when the job's deliveries end; the health values enter the store sealed.
+ * credential and the pre-signed storage URL go sealed to the blob store (the home's reports/ folder, or the
+ * PostgreSQL database), never into the job store, and are deleted when the job's deliveries end; the health
+ * values enter the store sealed.
  */
 export async function submitReport(
   engine: Engine,
   parsed: ParsedReportRequest,
   opts: SubmitOptions,
 ): Promise<{ job: JobRecord; duplicate: boolean }> {
-  const dir = reportDir(opts.home);
+  const files: ReportFiles = { home: opts.home, blobs: engine.blobs };
   const config = parsed.request.report_metadata.configuration;
   const token = config.auth_token;
-  const credentialRef = token ? saveCredential(dir, token) : null;
-  // A pre-signed URL is a credential in its query string: the store keeps it without, the file with.
+  const credentialRef = token ? await saveCredential(files, token) : null;
+  // A pre-signed URL is a credential in its query string: the store keeps it without, the blob with.
   const storage = config.storage_presigned_url;
-  const storageRef = storage ? saveCredential(dir, storage) : null;
+  const storageRef = storage ? await saveCredential(files, storage) : null;
   const payload: ReportJobPayload = {
     variant: parsed.variant,
-    request: sealJson(storableRequest(parsed.request), await requestKey(dir)),
+    request: sealJson(storableRequest(parsed.request), await requestKey(opts.home)),
     configuration: {
       ...withoutToken(config),
       ...(storage ? { storage_presigned_url: redactUrl(storage) } : {}),
     },
-    reportDir: dir,
+    reportDir: reportDir(opts.home),
     credentialRef,
     storageRef,
     ...(opts.out ? { out: opts.out } : {}),
@@ -66,7 +67,7 @@ export async function submitReport(
   });
   const duplicate = job.id !== id;
   // The existing job keeps its own credential; this one was never used.
-  if (duplicate) for (const ref of [credentialRef, storageRef]) if (ref) deleteCredential(dir, ref);
+  if (duplicate) for (const ref of [credentialRef, storageRef]) if (ref) await deleteCredential(files, ref);
   return { job, duplicate };
 }
 

@@ -31,10 +31,10 @@ describe('--store postgres:// (real CLI processes, real PostgreSQL)', () => {
     expect(first.exitCode, first.stderr).toBe(0);
     const [home, pg] = json<Array<{ store: string; location: string; from: number; to: number }>>(first);
     expect(home).toMatchObject({ store: 'sqlite', from: 0 });
-    expect(pg).toMatchObject({ store: 'postgres', from: 0, to: 3 });
+    expect(pg).toMatchObject({ store: 'postgres', from: 0, to: 4 });
     expect(pg?.location).toContain(url.split('?')[0]?.split('/').at(-1));
     const again = await assay(['db', 'migrate', '--json'], { ASSAY_HOME: homeA.dir, ASSAY_STORE: url });
-    expect(json<Array<{ from: number; to: number }>>(again)[1]).toMatchObject({ from: 3, to: 3 });
+    expect(json<Array<{ from: number; to: number }>>(again)[1]).toMatchObject({ from: 4, to: 4 });
   });
 
   it('jobs enqueued on one node are worked and listed from another node with another home', async () => {
@@ -63,7 +63,10 @@ describe('--store postgres:// (real CLI processes, real PostgreSQL)', () => {
     const text = r.stdout.replace(/\s+/g, ' ');
     expect(text).toContain('--store');
     expect(text).toContain('ASSAY_STORE');
-    expect(text).toMatch(/Jobs, API keys and rate limits move there/);
+    expect(text).toMatch(
+      /Jobs, API keys, rate limits and kept files \(uploads, report PDFs, sealed credentials\)/,
+    );
+    expect(text).toContain('ASSAY_KEYS_DIR');
   });
 
   it('keys made on one node are listed, revoked and accepted by `serve` on another home', async () => {

@@ -55,6 +55,7 @@ describe('the PostgreSQL job store', () => {
         { version: 1, name: '0001_jobs.sql' },
         { version: 2, name: '0002_job_owner.sql' },
         { version: 3, name: '0003_keys_limits.sql' },
+        { version: 4, name: '0004_blobs.sql' },
       ]);
     } finally {
       await Promise.all(stores.map((s) => s.close()));

@@ -54,7 +54,7 @@ const OUTCOMES = new Set(['completed', 'quarantined', 'invalid_document', 'rejec
 
 describe(`${COUNT} mutated PDFs`, () => {
   const home = tmpHome('assay-lab-mutation-');
-  const engine = Engine.open(home.dir, new JobRegistry().register(labExtractKind));
+  const engine = Engine.open(home.dir, new JobRegistry().register(labExtractKind({ home: home.dir })));
   const cases: Array<{ index: number; source: string; kind: Mutation; job: JobRecord }> = [];
 
   beforeAll(async () => {

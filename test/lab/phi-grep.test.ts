@@ -47,7 +47,7 @@ describe('no PHI anywhere after a full run', () => {
         stream.write = write;
       });
     }
-    const engine = Engine.open(home.dir, new JobRegistry().register(labExtractKind));
+    const engine = Engine.open(home.dir, new JobRegistry().register(labExtractKind({ home: home.dir })));
     engine.startWorker({ concurrency: 2, pollMs: 20 });
     const runs = [
       ...entries.map((e) => ({ name: e.name, request: e.request })),

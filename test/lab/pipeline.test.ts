@@ -16,9 +16,10 @@ import { expectedText, type manifest as Manifest, manifest, pdfBytes } from './f
 type Entry = ReturnType<typeof Manifest>[number];
 
 /** The real lab kind, with its status changes recorded on the way to the store. */
-function recordingRegistry(statuses: Map<string, string[]>): JobRegistry {
+function recordingRegistry(home: string, statuses: Map<string, string[]>): JobRegistry {
+  const lab = labExtractKind({ home });
   return new JobRegistry().register({
-    ...labExtractKind,
+    ...lab,
     handler: (payload, ctx) => {
       const seen: string[] = [ctx.job.status];
       statuses.set(ctx.job.id, seen);
@@ -29,7 +30,7 @@ function recordingRegistry(statuses: Map<string, string[]>): JobRegistry {
           await ctx.setStatus(status);
         },
       };
-      return labExtractKind.handler(payload, recording);
+      return lab.handler(payload, recording);
     },
   });
 }
@@ -46,7 +47,7 @@ const submit = (engine: Engine, home: string, entry: Entry, extra: { anyLab?: bo
 describe('lab.extract through the engine, every fixture', () => {
   const home = tmpHome('assay-lab-pipeline-');
   const statuses = new Map<string, string[]>();
-  const engine = Engine.open(home.dir, recordingRegistry(statuses));
+  const engine = Engine.open(home.dir, recordingRegistry(home.dir, statuses));
   const finished = new Map<string, JobRecord>();
 
   beforeAll(async () => {
@@ -138,7 +139,7 @@ describe('lab.extract through the engine, every fixture', () => {
 describe('lab.extract with rejectIfPHI, alone in its home', () => {
   it('deletes every file it kept for the job', async () => {
     const home = tmpHome('assay-lab-phi-');
-    const engine = Engine.open(home.dir, new JobRegistry().register(labExtractKind));
+    const engine = Engine.open(home.dir, new JobRegistry().register(labExtractKind({ home: home.dir })));
     try {
       engine.startWorker({ pollMs: 20 });
       const entry = manifest().find((e) => e.name === 'phi-heavy-quest') as Entry;
@@ -308,7 +309,7 @@ describe('lab.extract past its time limit', () => {
     const home = tmpHome('assay-lab-timeout-');
     const engine = Engine.open(
       home.dir,
-      new JobRegistry().register({ ...labExtractKind, timeoutMs: 1, maxAttempts: 1 }),
+      new JobRegistry().register({ ...labExtractKind({ home: home.dir }), timeoutMs: 1, maxAttempts: 1 }),
     );
     try {
       engine.startWorker({ pollMs: 20 });

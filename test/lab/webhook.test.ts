@@ -117,7 +117,7 @@ describe('lab webhooks as outbox jobs', () => {
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     const registry = new JobRegistry()
-      .register(labExtractKind)
+      .register(labExtractKind({ home: home.dir }))
       .register(
         labWebhookKind({ keys: async () => new SqliteKeyStore(db, { home: home.dir }), scheduleMs: [50] }),
       );

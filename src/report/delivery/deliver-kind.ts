@@ -1,8 +1,14 @@
-import { readFileSync, rmSync } from 'node:fs';
 import { type AttemptResult, redactUrl } from '../../delivery/http.js';
 import type { JobContext, JobKind } from '../../engine/registry.js';
 import type { JobOutcome } from '../../engine/types.js';
-import { deleteCredential, pdfPath, readCredential } from '../files.js';
+import {
+  deleteCredential,
+  deleteReportPdf,
+  type ReportFiles,
+  readCredential,
+  readReportPdf,
+  reportFiles,
+} from '../files.js';
 import { type CallbackTarget, callbackPutUrl, postCallback, putCallbackPdf } from './callback.js';
 import {
   DEFAULT_DELIVERY_ATTEMPTS,
@@ -35,10 +41,13 @@ const missing = (type: string, message: string): AttemptResult => ({
   message,
 });
 
-function callbackTarget(p: DeliveryPayload): CallbackTarget | AttemptResult {
+async function callbackTarget(
+  p: DeliveryPayload,
+  files: ReportFiles,
+): Promise<CallbackTarget | AttemptResult> {
   const cb = p.callback;
   if (!cb) return missing('DeliveryMisconfigured', 'This delivery has no callback_url.');
-  const token = cb.credentialRef ? readCredential(p.reportDir, cb.credentialRef) : null;
+  const token = cb.credentialRef ? await readCredential(files, cb.credentialRef) : null;
   if (cb.authType !== 'none' && token === null) {
     return missing(
       'CallbackCredentialMissing',
@@ -48,32 +57,37 @@ function callbackTarget(p: DeliveryPayload): CallbackTarget | AttemptResult {
   return { url: cb.url, authType: cb.authType, keyName: cb.keyName, token };
 }
 
-function readPdf(p: DeliveryPayload): Buffer | AttemptResult {
-  try {
-    return readFileSync(pdfPath(p.reportDir, p.reportJobId));
-  } catch {
-    return missing('ReportFileMissing', `The generated PDF of job ${p.reportJobId} is no longer on disk.`);
-  }
+/** The kept PDF; a store that does not answer throws, and the attempt is retried. */
+async function readPdf(p: DeliveryPayload, files: ReportFiles): Promise<Buffer | AttemptResult> {
+  const pdf = await readReportPdf(files, p.reportJobId);
+  return (
+    pdf ?? missing('ReportFileMissing', `The generated PDF of job ${p.reportJobId} is no longer stored.`)
+  );
 }
 
 /** One try of this step's HTTP request. */
-async function attemptStep(p: DeliveryPayload, ctx: JobContext, timeoutMs?: number): Promise<AttemptResult> {
+async function attemptStep(
+  p: DeliveryPayload,
+  ctx: JobContext,
+  files: ReportFiles,
+  timeoutMs?: number,
+): Promise<AttemptResult> {
   const opts = { signal: ctx.signal, timeoutMs };
   if (p.step === 'callback_post') {
-    const target = callbackTarget(p);
+    const target = await callbackTarget(p, files);
     if ('ok' in target) return target;
     if (!p.body) return missing('DeliveryMisconfigured', 'The status delivery has no payload.');
     return postCallback(target, p.body, opts);
   }
-  const pdf = readPdf(p);
+  const pdf = await readPdf(p, files);
   if (!Buffer.isBuffer(pdf)) return pdf;
   if (p.step === 'storage_put') {
-    const url = p.storageRef ? readCredential(p.reportDir, p.storageRef) : p.storageUrl;
+    const url = p.storageRef ? await readCredential(files, p.storageRef) : p.storageUrl;
     if (!url)
       return missing('StorageUrlMissing', 'The storage URL is no longer stored; submit the report again.');
     return putPresigned(url, pdf, opts);
   }
-  const target = callbackTarget(p);
+  const target = await callbackTarget(p, files);
   if ('ok' in target) return target;
   return putCallbackPdf(target, p.reportJobId, pdf, opts);
 }
@@ -87,17 +101,23 @@ function targetOf(p: DeliveryPayload): string {
 
 /**
  * The delivery chain has ended: the credential goes, and the PDF too once it reached its destination. A PDF
- * that was not delivered stays under <home>/reports, so `assay jobs retry` or the operator can still use it.
+ * that was not delivered stays in the blob store (until `assay jobs prune`), so `assay jobs retry` or the
+ * operator can still use it.
  */
-function endOfDeliveries(p: DeliveryPayload, pdfDelivered: boolean): void {
-  for (const ref of [p.callback?.credentialRef, p.storageRef]) if (ref) deleteCredential(p.reportDir, ref);
-  if (pdfDelivered) rmSync(pdfPath(p.reportDir, p.reportJobId), { force: true });
+async function endOfDeliveries(p: DeliveryPayload, files: ReportFiles, pdfDelivered: boolean): Promise<void> {
+  for (const ref of [p.callback?.credentialRef, p.storageRef]) if (ref) await deleteCredential(files, ref);
+  if (pdfDelivered) await deleteReportPdf(files, p.reportJobId);
 }
 
-function finish(p: DeliveryPayload, result: DeliveryResult, maxAttempts: number): JobOutcome {
+async function finish(
+  p: DeliveryPayload,
+  files: ReportFiles,
+  result: DeliveryResult,
+  maxAttempts: number,
+): Promise<JobOutcome> {
   const status = result.delivered ? 'completed' : 'failed';
   if (p.step === 'callback_post') {
-    endOfDeliveries(p, p.pdfDelivered ?? false);
+    await endOfDeliveries(p, files, p.pdfDelivered ?? false);
     return { status, result };
   }
   const outcome = result.delivered
@@ -109,7 +129,7 @@ function finish(p: DeliveryPayload, result: DeliveryResult, maxAttempts: number)
         error_details: { step: p.step, http_status: result.http_status, attempts: result.attempt },
       };
   const followUps = statusPostAfter(p, outcome, maxAttempts);
-  if (followUps.length === 0) endOfDeliveries(p, result.delivered);
+  if (followUps.length === 0) await endOfDeliveries(p, files, result.delivered);
   return { status, result, followUps };
 }
 
@@ -130,8 +150,9 @@ export function deliveryKind(opts: DeliveryKindOptions = {}): JobKind {
     timeoutMs: (opts.timeoutMs ?? 15_000) + 15_000,
     async handler(raw, ctx) {
       const p = raw as DeliveryPayload;
+      const files = reportFiles(opts.files, p.reportDir);
       const attempt = ctx.job.attempts + p.priorAttempts;
-      const sent = await attemptStep(p, ctx, opts.timeoutMs);
+      const sent = await attemptStep(p, ctx, files, opts.timeoutMs);
       const result: DeliveryResult = {
         step: p.step,
         delivered: sent.ok,
@@ -142,7 +163,7 @@ export function deliveryKind(opts: DeliveryKindOptions = {}): JobKind {
         error_message: sent.message,
       };
       if (sent.ok || sent.final || attempt >= ctx.job.maxAttempts)
-        return finish(p, result, ctx.job.maxAttempts);
+        return finish(p, files, result, ctx.job.maxAttempts);
       if (sent.retryAfterMs !== null) {
         return {
           status: 'rescheduled',

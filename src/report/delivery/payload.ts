@@ -1,3 +1,4 @@
+import type { BlobStore } from '../../blobs/blob-store.js';
 import type { BackoffPolicy } from '../../engine/backoff.js';
 import type { NewJob } from '../../engine/types.js';
 import type { ReportCallback } from '../../schemas/report.js';
@@ -8,7 +9,7 @@ export const DELIVERY_KIND = 'report.deliver';
 /** storage_put and callback_put carry the PDF; callback_post carries the A4 status and always comes last. */
 export type DeliveryStep = 'storage_put' | 'callback_put' | 'callback_post';
 
-/** The callback target without its credential: the token lives in a file named by credentialRef. */
+/** The callback target without its credential: the token lives in a sealed blob named by credentialRef. */
 export interface CallbackRef {
   url: string;
   authType: AuthType;
@@ -23,7 +24,7 @@ export interface DeliveryPayload {
   reportCreatedAt: number;
   /** The storage URL without query or userinfo (older jobs: the whole URL, when storageRef is absent). */
   storageUrl?: string;
-  /** The file holding the pre-signed URL as given; it never enters the store. */
+  /** The sealed blob holding the pre-signed URL as given; it never enters the job store. */
   storageRef?: string;
   callback?: CallbackRef;
   /** callback_post: the A4 body, fixed at enqueue so every retry sends the same document. */
@@ -39,6 +40,8 @@ export interface DeliveryKindOptions {
   backoff?: BackoffPolicy;
   /** Per-request limit; SPEC-facing default 15 s. */
   timeoutMs?: number;
+  /** The running process's home (keys) and blob store; without them, the submitting home's (one box). */
+  files?: { home: string; blobs?: BlobStore };
 }
 
 export const DEFAULT_DELIVERY_ATTEMPTS = 6;

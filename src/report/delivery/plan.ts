@@ -1,7 +1,7 @@
 import { redactUrl } from '../../delivery/http.js';
 import type { JobRecord, NewJob } from '../../engine/types.js';
 import type { ReportCallback, ReportConfiguration } from '../../schemas/report.js';
-import { deleteCredential } from '../files.js';
+import { deleteCredential, type ReportFiles } from '../files.js';
 import type { ReportJobPayload } from '../job.js';
 import { type CallbackRef, DEFAULT_DELIVERY_ATTEMPTS, type DeliveryPayload, deliveryJob } from './payload.js';
 
@@ -33,8 +33,8 @@ export function reportDeliveryContext(
 }
 
 /** Nothing will be delivered: the callback credential and the storage URL go. */
-export function deleteDeliverySecrets(p: ReportJobPayload): void {
-  for (const ref of [p.credentialRef, p.storageRef]) if (ref) deleteCredential(p.reportDir, ref);
+export async function deleteDeliverySecrets(files: ReportFiles, p: ReportJobPayload): Promise<void> {
+  for (const ref of [p.credentialRef, p.storageRef]) if (ref) await deleteCredential(files, ref);
 }
 
 export interface DeliveryError {

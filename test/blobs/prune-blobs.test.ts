@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { blobKeys } from '../../src/blobs/blob-store.js';
+import { PRUNE_GRACE_MS, pruneBlobs } from '../../src/blobs/prune-blobs.js';
+import { openEngine } from '../../src/cli/engine.js';
+import { submitLabFile } from '../../src/lab/job.js';
+import { submitReport } from '../../src/report/submit.js';
+import { parseReportRequest } from '../../src/schemas/report.js';
+import { tmpHome } from '../engine/support/tmp-home.js';
+import { fixtureJson } from '../report/support/fixtures.js';
+import { type PgServer, startPostgres } from '../support/postgres-server.js';
+
+const PDF = Buffer.from('%PDF-1.4 never parsed: no worker runs here');
+
+function reportRequest() {
+  const json = fixtureJson('condensed-required-only') as { report_metadata: Record<string, unknown> };
+  json.report_metadata.configuration = {
+    callback_url: 'https://receiver.example/hook',
+    auth_type: 'bearer',
+    auth_token: 'prune-test-token',
+  };
+  return parseReportRequest(json, { requireDestination: true });
+}
+
+let server: PgServer;
+beforeAll(async () => {
+  server = await startPostgres();
+}, 60_000);
+afterAll(async () => {
+  await server?.stop();
+});
+
+describe.each(['sqlite', 'postgres'])('`jobs prune` and kept files (%s)', (kind) => {
+  it('deletes the files of pruned jobs, keeps those of live jobs and anything younger than the grace', async () => {
+    const home = tmpHome('assay-prune-blobs-');
+    const store = kind === 'postgres' ? await server.createDatabase() : undefined;
+    const engine = await openEngine({ home: home.dir, store });
+    try {
+      const ended = await submitLabFile(engine, home.dir, { pdf: PDF, filename: 'a.pdf', dedupe: false });
+      const live = await submitLabFile(engine, home.dir, { pdf: PDF, filename: 'b.pdf', dedupe: false });
+      const endedReport = (await submitReport(engine, reportRequest(), { home: home.dir })).job;
+      const liveReport = (await submitReport(engine, reportRequest(), { home: home.dir })).job;
+      const refOf = (job: { payload: unknown }) => (job.payload as { credentialRef: string }).credentialRef;
+      const [endedRef, liveRef] = [refOf(endedReport), refOf(liveReport)];
+      await engine.blobs.put(blobKeys.reportPdf(endedReport.id), PDF);
+      await engine.store.cancel(ended.id);
+      await engine.store.cancel(endedReport.id);
+      const later = Date.now() + 10;
+      await new Promise((r) => setTimeout(r, 20));
+      expect(await engine.store.prune(later)).toBe(2);
+
+      // Within the grace nothing goes: a file may be written just before its job is stored.
+      expect(await pruneBlobs(engine, later)).toBe(0);
+      expect(await pruneBlobs(engine, later, Date.now() + PRUNE_GRACE_MS + 1_000)).toBe(3);
+      expect(await engine.blobs.get(blobKeys.upload(ended.id))).toBeNull();
+      expect(await engine.blobs.get(blobKeys.reportPdf(endedReport.id))).toBeNull();
+      expect(await engine.blobs.get(blobKeys.credential(endedRef))).toBeNull();
+      expect((await engine.blobs.get(blobKeys.upload(live.id)))?.equals(PDF)).toBe(true);
+      expect(await engine.blobs.get(blobKeys.credential(liveRef))).not.toBeNull();
+    } finally {
+      await engine.close();
+      home.cleanup();
+    }
+  });
+});
