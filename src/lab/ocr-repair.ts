@@ -17,6 +17,10 @@ const UNIT_LOOKALIKES: ReadonlyArray<readonly [RegExp, string]> = [
   [/I/g, 'l'],
   [/l/g, 'I'],
   [/5/g, 'S'],
+  [/b/g, 'L'],
+  [/£/g, 'f'],
+  // A stroke read twice ("x1l0E6/uL"): the copy is dropped.
+  [/(?<=1)[lI|]|[lI|](?=1)/g, ''],
 ];
 /** Letters that stand for digits inside a number. */
 const DIGIT_LOOKALIKES: Record<string, string> = { O: '0', o: '0', D: '0', I: '1', l: '1', '|': '1', S: '5' };
@@ -49,10 +53,13 @@ function lookalikeDigit(ch: string): string {
   return DIGIT_LOOKALIKES[ch] ?? ch;
 }
 
-/** A unit-shaped word (it has a slash) the normaliser does not know, with exactly one known repair. */
+/**
+ * A unit-shaped word (it has a slash, or a `£` no unit has) the normaliser does not know, with exactly one
+ * known repair.
+ */
 function repairUnit(word: string): Repair | null {
   if (
-    !word.includes('/') ||
+    !/[/£]/.test(word) ||
     /^\d+\/\d+\/\d+$/.test(word) ||
     normaliseUnit(word).ucumMatchMethod !== 'not_found'
   )
