@@ -1,5 +1,5 @@
 import type { Engine } from '../engine/engine.js';
-import type { JobRecord, JobState } from '../engine/types.js';
+import { type JobRecord, type JobState, TERMINAL_STATES } from '../engine/types.js';
 import { LAB_EXTRACT } from '../lab/job.js';
 import { DELIVERY_KIND, type DeliveryPayload } from '../report/delivery/payload.js';
 import type { ReportJobPayload } from '../report/job.js';
@@ -41,24 +41,30 @@ async function liveReferences(engine: Engine): Promise<{ pdfs: Set<string>; refs
 }
 
 /**
- * `assay jobs prune`, after the jobs: delete the kept files of jobs no longer in the store (uploads of
- * pruned lab jobs, report PDFs, sealed credentials no unfinished job names), written before `before` and
- * at least PRUNE_GRACE_MS ago. The handlers delete these when jobs end; what is left here is what a crash,
+ * `assay jobs prune`, after the jobs: delete the uploads of lab jobs that have ended or are gone, and the
+ * kept files of jobs no longer in the store (report PDFs, sealed credentials no unfinished job names)
+ * written before `before`; none written less than PRUNE_GRACE_MS ago. The handlers delete these when jobs end; what is left here is what a crash,
  * a failed delivery (its PDF kept for a retry) or an interrupted delete left behind. Returns how many went.
  */
 export async function pruneBlobs(engine: Engine, before: number, now = Date.now()): Promise<number> {
   const blobs = engine.blobs;
   const old = (b: BlobInfo) => b.writtenAt < before && b.writtenAt < now - PRUNE_GRACE_MS;
-  const jobGone = async (id: string, kind: string) => (await engine.store.get(id))?.kind !== kind;
+  const uploadUnneeded = async (id: string) => {
+    const job = await engine.store.get(id);
+    return job?.kind !== LAB_EXTRACT || TERMINAL_STATES.includes(job.state);
+  };
   let deleted = 0;
   const drop = async (key: string) => {
     await blobs.delete(key);
     deleted += 1;
   };
 
-  for (const b of (await blobs.list('uploads/')).filter(old)) {
+  // An upload is needed only while its job may still run: once the job has ended, however long it is kept,
+  // the copy goes (its end's clean-up may have died with its worker).
+  const settled = (b: BlobInfo) => b.writtenAt < now - PRUNE_GRACE_MS;
+  for (const b of (await blobs.list('uploads/')).filter(settled)) {
     const id = /^uploads\/([^/]+)\.pdf$/.exec(b.key)?.[1];
-    if (id && (await jobGone(id, LAB_EXTRACT))) await drop(b.key);
+    if (id && (await uploadUnneeded(id))) await drop(b.key);
   }
   const live = await liveReferences(engine);
   if (!live) return deleted;

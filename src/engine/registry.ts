@@ -42,6 +42,12 @@ export interface JobKind {
    * a job whose worker died on its last attempt and that the store's sweep ends with WorkerLost.
    */
   onFinalFailure?: (job: JobRecord, error: JobError) => NewJob[];
+  /**
+   * Work for once the job's end is committed, by the worker that ended it (delete a kept input). Never
+   * before: a handler that cleans up and then loses its lease, or dies before the commit, leaves the next
+   * attempt nothing to work on. Failures are ignored; what a crash leaves undone is `assay jobs prune`'s.
+   */
+  afterEnd?: (job: JobRecord) => Promise<void>;
 }
 
 /** An error a handler throws to end the job now: retrying would not help (a corrupt PDF, a 403). */

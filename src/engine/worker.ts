@@ -236,6 +236,7 @@ export class Worker extends EventEmitter {
     }
     // A store error here is not the handler's failure: execute() treats the job as lost.
     const owned = await this.store.complete(job.id, job.lockToken, outcome ?? {});
+    if (owned) await afterEnd(kind, job);
     this.settle(job, owned ? 'done' : 'lost', outcome?.status ?? 'completed');
   }
 
@@ -248,6 +249,7 @@ export class Worker extends EventEmitter {
       : Date.now() + Math.max(delay, err instanceof RetryLaterError ? err.retryAfterMs : 0);
     const followUps = final ? (kind?.onFinalFailure?.(job, error) ?? []) : [];
     const owned = await this.store.fail(job.id, job.lockToken, error, retryAt, followUps);
+    if (owned && final) await afterEnd(kind, job);
     this.settle(job, owned ? (final ? 'failed' : 'retry') : 'lost', final ? 'failed' : job.status);
   }
 
@@ -281,4 +283,9 @@ export class Worker extends EventEmitter {
   private settle(job: ClaimedJob, state: SettledEvent['state'], status: string): void {
     this.emit('settled', { id: job.id, kind: job.kind, state, status } satisfies SettledEvent);
   }
+}
+
+/** The kind's clean-up once the job's end is committed; it never fails the worker. */
+async function afterEnd(kind: JobKind | undefined, job: ClaimedJob): Promise<void> {
+  await kind?.afterEnd?.(job).catch(() => {});
 }

@@ -185,11 +185,13 @@ export function labExtractKind(opts: LabKindOptions): JobKind {
     maxAttempts: 2,
     backoff: { baseMs: 500, maxMs: 5_000 },
     handler: (payload, ctx) => runLabJob(payload as LabExtractPayload, ctx, blobs, opts.home),
+    // The copy is deleted once the job's end is committed, never by the handler itself: a handler that
+    // deleted it and then lost its lease (or died before the commit) left the next attempt upload_missing.
+    afterEnd: (job) => blobs.delete(uploadKey(job.payload as LabExtractPayload)),
     onFinalFailure(job, error) {
       const p = job.payload as LabExtractPayload;
-      // The handler deletes the copy when it ends the job itself; a worker that died on the last attempt
-      // (ended by the store's sweep) never got the chance. This hook cannot wait: a delete that fails leaves
-      // the copy to `assay jobs prune`.
+      // A worker that died on the last attempt is ended by the store's sweep, with no afterEnd: the job can
+      // never run again, so its copy goes now. This hook cannot wait: a failed delete is left to prune.
       blobs.delete(uploadKey(p)).catch(() => {});
       if (!p.webhook) return [];
       const { event, data } = eventForFailure(error);
@@ -204,7 +206,6 @@ async function runLabJob(
   blobs: BlobStore,
   home: string,
 ): Promise<JobOutcome> {
-  let terminal = false;
   try {
     const pdf = await readUpload(blobs, uploadKey(p));
     const request = {
@@ -219,14 +220,9 @@ async function runLabJob(
       onPages: (done, total) => reportPages({ jobId: ctx.job.id, done, total }),
     });
     await stages.settled();
-    terminal = true;
     return withWebhook(ctx.job.id, p.webhook, toJobOutcome(outcome));
   } catch (error) {
-    const permanent = asPermanent(error);
-    terminal = permanent !== null || isLastAttempt(ctx);
-    throw permanent ?? error;
-  } finally {
-    if (terminal) await blobs.delete(uploadKey(p));
+    throw asPermanent(error) ?? error;
   }
 }
 
@@ -263,16 +259,6 @@ function stageReporter(ctx: JobContext) {
       if (failure !== undefined) throw failure;
     },
   };
-}
-
-/**
- * A lost lease or a shutdown hands the job to another worker, which needs the file; a timeout or crash on
- * the last attempt ends the job, which then must not leave the file behind.
- */
-function isLastAttempt(ctx: JobContext): boolean {
-  const reason = ctx.signal.reason as { name?: string } | undefined;
-  if (ctx.signal.aborted && reason?.name === 'LeaseLost') return false;
-  return ctx.job.attempts >= ctx.job.maxAttempts;
 }
 
 /** Document errors (invalid_pdf, no_text_layer) and pipeline bugs end the job: retrying cannot help. */

@@ -61,4 +61,22 @@ describe.each(['sqlite', 'postgres'])('`jobs prune` and kept files (%s)', (kind)
       home.cleanup();
     }
   });
+
+  it('deletes the upload of a lab job that has ended, however long the job itself is kept', async () => {
+    const home = tmpHome('assay-prune-ended-');
+    const store = kind === 'postgres' ? await server.createDatabase() : undefined;
+    const engine = await openEngine({ home: home.dir, store });
+    try {
+      const ended = await submitLabFile(engine, home.dir, { pdf: PDF, filename: 'a.pdf', dedupe: false });
+      const live = await submitLabFile(engine, home.dir, { pdf: PDF, filename: 'b.pdf', dedupe: false });
+      await engine.store.cancel(ended.id);
+      // Nothing is older than the jobs' cutoff (0): only the ended job's upload has lost its use.
+      expect(await pruneBlobs(engine, 0, Date.now() + PRUNE_GRACE_MS + 1_000)).toBe(1);
+      expect(await engine.blobs.get(blobKeys.upload(ended.id))).toBeNull();
+      expect(await engine.blobs.get(blobKeys.upload(live.id))).not.toBeNull();
+    } finally {
+      await engine.close();
+      home.cleanup();
+    }
+  });
 });

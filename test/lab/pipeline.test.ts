@@ -119,7 +119,10 @@ describe('lab.extract through the engine, every fixture', () => {
     }
   });
 
-  it('keeps no copy of any PDF once its job has ended', () => {
+  it('keeps no copy of any PDF once its job has ended', async () => {
+    // The worker deletes each copy right after it commits the job's end (afterEnd).
+    for (let i = 0; i < 50 && readdirSync(join(home.dir, 'uploads')).length > 0; i++)
+      await new Promise((r) => setTimeout(r, 20));
     expect(readdirSync(join(home.dir, 'uploads'))).toEqual([]);
   });
 
