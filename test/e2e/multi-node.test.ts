@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -20,22 +20,17 @@ import { jsonBody, Receiver } from './support/receivers.js';
  * of the key within the hour must be refused by either server.
  */
 
-// ---- The home layout: the one switch to flip when keys, limits and blobs move to PostgreSQL. ----
 /**
- * Today only jobs live in PostgreSQL, so every node shares one home (API keys, rate counters, uploads,
- * reports and sealed credentials in that home's SQLite file and folders). Once the key, limit and blob
- * stores take --store, set this to false: each node gets a home of its own and only the keys folder
- * (ASSAY_KEYS_DIR: the keys that seal credentials and webhook secrets, which must not live in the database)
- * is shared.
+ * Each node has a home of its own, as on two machines: jobs, API keys, rate counters, reference data and
+ * kept files are in PostgreSQL. Only the keys folder (ASSAY_KEYS_DIR: the keys that seal credentials and
+ * webhook secrets, which never go in the database) is shared, as an operator copies or mounts it.
  */
-const SHARED_HOME = true;
-
 const root = mkdtempSync(join(tmpdir(), 'assay-multi-node-'));
 const KEYS_DIR = join(root, 'keys');
 
 /** The home of node `i` (0 or 1). */
 function nodeHome(i: number): string {
-  return SHARED_HOME ? join(root, 'home') : join(root, `home-${i}`);
+  return join(root, `home-${i}`);
 }
 
 /** What every process of node `i` runs with, besides --store. */
@@ -43,7 +38,7 @@ function nodeEnv(i: number, store: string): Record<string, string> {
   return {
     ASSAY_HOME: nodeHome(i),
     ASSAY_STORE: store,
-    ...(SHARED_HOME ? {} : { ASSAY_KEYS_DIR: KEYS_DIR }),
+    ASSAY_KEYS_DIR: KEYS_DIR,
     // The receivers are on 127.0.0.1; the policy is the delivering process's, so every process needs it.
     ASSAY_ALLOW_PRIVATE_TARGETS: 'true',
     // A killed worker's jobs are claimable again 2 s after its last heartbeat.
@@ -85,10 +80,10 @@ describe('two serve and two jobs-work processes on one PostgreSQL survive SIGKIL
   const baseUrls: string[] = [];
 
   beforeAll(async () => {
-    if (!SHARED_HOME) mkdirSync(KEYS_DIR, { mode: 0o700 });
+    mkdirSync(KEYS_DIR, { mode: 0o700 });
     pgServer = await startPostgres();
     url = await pgServer.createDatabase();
-    for (const i of SHARED_HOME ? [0] : [0, 1]) {
+    for (const i of [0, 1]) {
       const migrated = await assay(['db', 'migrate', '--store', url, '--json'], nodeEnv(i, url));
       expect(migrated.exitCode, migrated.stderr).toBe(0);
     }
@@ -346,5 +341,9 @@ describe('two serve and two jobs-work processes on one PostgreSQL survive SIGKIL
       await p.stop('SIGTERM');
       expect(p.child.exitCode, `${p.name}: ${p.log}`).toBe(0);
     }
+    // Uploads, report PDFs and credentials lived in PostgreSQL: no node kept a file of them.
+    for (const i of [0, 1])
+      for (const folder of ['uploads', 'reports'])
+        expect(existsSync(join(nodeHome(i), folder)), `${folder}/ in node ${i}'s home`).toBe(false);
   }, 240_000);
 });
