@@ -52,6 +52,7 @@ export default class Serve extends EngineCommand<typeof Serve> {
     const engine = await this.openEngine();
     const server = await startServer(engine, {
       home: this.home,
+      store: this.store,
       host: this.flags.host,
       port: this.flags.port,
       workers: this.flags.workers ?? defaultConcurrency(),

@@ -5,7 +5,7 @@ import { openEngine } from './engine.js';
 
 export const STORE_FLAG_DESCRIPTION =
   'Job store: a postgres:// connection string shared by several nodes, or unset for the SQLite file under ' +
-  '--home. Only jobs move there: API keys, rate limits, reference data and kept files stay in --home.';
+  '--home. Jobs and reference data move there: API keys, rate limits and kept files stay in --home.';
 
 /** A command that opens the job engine: it takes --store / ASSAY_STORE besides --home. */
 export abstract class EngineCommand<T extends typeof Command> extends BaseCommand<T> {

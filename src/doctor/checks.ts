@@ -11,7 +11,7 @@ import { AssayError } from '../errors.js';
 import { PAGE_CPU_BUDGET_MS, pageBudgetMs } from '../lab/ocr-page.js';
 import { packageRoot } from '../paths.js';
 import { bundledDataset, datasetVersion } from '../refdata/dataset.js';
-import { RefdataStore } from '../refdata/store.js';
+import { readSqliteMeta } from '../refdata/sqlite-backend.js';
 import { satisfiesNodeRange } from './node-range.js';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip';
@@ -252,7 +252,7 @@ export function checkRefdata(db: Database.Database | undefined): DoctorCheck {
   }
   if (!db)
     return { check: 'reference data', status: 'skip', detail: `${bundled} (bundled); the store is not open` };
-  const meta = new RefdataStore(db).meta();
+  const meta = readSqliteMeta(db);
   if (!meta)
     return {
       check: 'reference data',

@@ -18,6 +18,8 @@ const DELIVERY_WORKERS = 4;
 
 export interface ServeOptions {
   home: string;
+  /** --store / ASSAY_STORE: a postgres:// URL shared by every node, or unset for the home's file. */
+  store?: string;
   host: string;
   port: number;
   workers: number;
@@ -45,6 +47,7 @@ export async function startServer(engine: Engine, opts: ServeOptions): Promise<R
     engine,
     db,
     home: opts.home,
+    store: opts.store,
     areas: AREAS,
     version: opts.version,
     allowPrivateTargets: opts.allowPrivateTargets,

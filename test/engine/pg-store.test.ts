@@ -54,6 +54,7 @@ describe('the PostgreSQL job store', () => {
       expect(rows).toEqual([
         { version: 1, name: '0001_jobs.sql' },
         { version: 2, name: '0002_job_owner.sql' },
+        { version: 5, name: '0005_refdata.sql' },
       ]);
     } finally {
       await Promise.all(stores.map((s) => s.close()));
