@@ -1,11 +1,10 @@
-import { BaseCommand } from '../../src/cli/base-command.js';
+import { EngineCommand } from '../../src/cli/engine-command.js';
 import { formatsSee } from '../../src/cli/help.js';
 import { renderTable } from '../../src/cli/table.js';
-import { openDatabase } from '../../src/engine/sqlite/open-database.js';
-import { RefdataStore } from '../../src/refdata/store.js';
+import { openRefdataStore } from '../../src/refdata/open-store.js';
 import type { Concept } from '../../src/schemas/refdata.js';
 
-export default class RefdataConcepts extends BaseCommand<typeof RefdataConcepts> {
+export default class RefdataConcepts extends EngineCommand<typeof RefdataConcepts> {
   static override summary = 'List the biomarker concept catalogue (the reference data entries).';
   static override description = [
     'With --json: an array of concepts {concept_id, concept_name, concept_code (LOINC), pref_ucum_unit, vocabulary_id, concept_class_id, domain_id, standard_concept, start_dtutc, end_dtutc, ...}. Until `assay refdata sync` has run, the dataset bundled with assay is read.',
@@ -17,9 +16,9 @@ export default class RefdataConcepts extends BaseCommand<typeof RefdataConcepts>
   ];
 
   async run(): Promise<Concept[]> {
-    const db = openDatabase(this.home);
+    const store = await openRefdataStore({ home: this.home, store: this.store });
     try {
-      const concepts = new RefdataStore(db).concepts();
+      const concepts = await store.concepts();
       this.log(
         renderTable(
           ['CONCEPT_ID', 'CODE', 'UNIT', 'NAME'],
@@ -28,7 +27,7 @@ export default class RefdataConcepts extends BaseCommand<typeof RefdataConcepts>
       );
       return concepts;
     } finally {
-      db.close();
+      await store.close();
     }
   }
 }

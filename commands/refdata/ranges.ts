@@ -1,13 +1,12 @@
 import { Flags } from '@oclif/core';
-import { BaseCommand } from '../../src/cli/base-command.js';
+import { EngineCommand } from '../../src/cli/engine-command.js';
 import { formatsSee } from '../../src/cli/help.js';
 import { renderTable } from '../../src/cli/table.js';
-import { openDatabase } from '../../src/engine/sqlite/open-database.js';
+import { openRefdataStore } from '../../src/refdata/open-store.js';
 import { rangeRows } from '../../src/refdata/present.js';
-import { RefdataStore } from '../../src/refdata/store.js';
 import type { LabRange } from '../../src/schemas/refdata.js';
 
-export default class RefdataRanges extends BaseCommand<typeof RefdataRanges> {
+export default class RefdataRanges extends EngineCommand<typeof RefdataRanges> {
   static override summary = 'Laboratory reference ranges, optionally for one sex and one vendor.';
   static override description = [
     'With --json: an array of lab ranges {lab_range_id, concept_id, concept_code, concept_name, vendor_name, gender_name, min_value, min_value_operator, min_value_display, max_value, max_value_operator, max_value_display, bmi_min, bmi_max, menstrual_cycle}.',
@@ -24,14 +23,14 @@ export default class RefdataRanges extends BaseCommand<typeof RefdataRanges> {
   };
 
   async run(): Promise<LabRange[]> {
-    const db = openDatabase(this.home);
+    const store = await openRefdataStore({ home: this.home, store: this.store });
     try {
-      const ranges = new RefdataStore(db).labRanges({ sex: this.flags.sex, vendor: this.flags.vendor });
+      const ranges = await store.labRanges({ sex: this.flags.sex, vendor: this.flags.vendor });
       if (ranges.length === 0) this.log('No lab ranges match.');
       else this.log(renderTable(['ID', 'VENDOR', 'SEX', 'CODE', 'RANGE', 'NAME'], rangeRows(ranges)));
       return ranges;
     } finally {
-      db.close();
+      await store.close();
     }
   }
 }

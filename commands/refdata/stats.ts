@@ -1,18 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { Flags } from '@oclif/core';
-import { BaseCommand } from '../../src/cli/base-command.js';
+import { EngineCommand } from '../../src/cli/engine-command.js';
 import { formatsSee } from '../../src/cli/help.js';
 import { renderTable } from '../../src/cli/table.js';
-import { openDatabase } from '../../src/engine/sqlite/open-database.js';
+import { openRefdataStore } from '../../src/refdata/open-store.js';
 import { statisticRows } from '../../src/refdata/present.js';
-import { RefdataStore } from '../../src/refdata/store.js';
 import {
   type PredictorStatisticsResponse,
   parseRefdata,
   predictorStatisticsRequestSchema,
 } from '../../src/schemas/refdata.js';
 
-export default class RefdataStats extends BaseCommand<typeof RefdataStats> {
+export default class RefdataStats extends EngineCommand<typeof RefdataStats> {
   static override summary = 'Population statistics and optimal ranges of each predictor for a sex and age.';
   static override description = [
     'With --json: {header: {event_id, event_asof_dtutc, scoring_version}, predictor_statistics: [{name, observation_codes, mean, optimal_min, optimal_max, absolute_min, absolute_max, partner_lab_range, partner_lab_min, partner_lab_max}]}.',
@@ -41,9 +40,9 @@ export default class RefdataStats extends BaseCommand<typeof RefdataStats> {
       sex: this.flags.sex,
       age: this.flags.age.trim() === '' ? Number.NaN : Number(this.flags.age),
     });
-    const db = openDatabase(this.home);
+    const store = await openRefdataStore({ home: this.home, store: this.store });
     try {
-      const response = new RefdataStore(db).predictorStatistics(request);
+      const response = await store.predictorStatistics(request);
       if (response.predictor_statistics.length === 0) this.log(`No statistics for age ${request.age}.`);
       else
         this.log(
@@ -54,7 +53,7 @@ export default class RefdataStats extends BaseCommand<typeof RefdataStats> {
         );
       return response;
     } finally {
-      db.close();
+      await store.close();
     }
   }
 }

@@ -1,12 +1,12 @@
 import { Flags } from '@oclif/core';
-import { BaseCommand } from '../../src/cli/base-command.js';
+import { EngineCommand } from '../../src/cli/engine-command.js';
 import { formatsSee } from '../../src/cli/help.js';
 import { renderTable } from '../../src/cli/table.js';
-import { openDatabase } from '../../src/engine/sqlite/open-database.js';
+import { openRefdataStore } from '../../src/refdata/open-store.js';
 import { syncRows } from '../../src/refdata/present.js';
 import { type SyncResult, sourceFromFlag, syncRefdata } from '../../src/refdata/sync.js';
 
-export default class RefdataSync extends BaseCommand<typeof RefdataSync> {
+export default class RefdataSync extends EngineCommand<typeof RefdataSync> {
   static override summary = 'Load reference data into the store, all or nothing.';
   static override description = [
     'Without --from, loads the dataset bundled with assay. With an http(s) URL, reads a compatible server ' +
@@ -36,14 +36,14 @@ export default class RefdataSync extends BaseCommand<typeof RefdataSync> {
   };
 
   async run(): Promise<SyncResult> {
-    const db = openDatabase(this.home);
+    const store = await openRefdataStore({ home: this.home, store: this.store });
     try {
-      const result = await syncRefdata(db, sourceFromFlag(this.flags.from, this.flags['api-key']));
+      const result = await syncRefdata(store, sourceFromFlag(this.flags.from, this.flags['api-key']));
       this.log(renderTable(['RESOURCE', 'ADDED', 'UPDATED', 'REMOVED'], syncRows(result)));
       this.log(`dataset ${result.dataset_version} from ${result.source}`);
       return result;
     } finally {
-      db.close();
+      await store.close();
     }
   }
 }

@@ -5,8 +5,8 @@ import { openEngine } from './engine.js';
 
 export const STORE_FLAG_DESCRIPTION =
   'Job store: a postgres:// connection string shared by several nodes, or unset for the SQLite file under ' +
-  '--home. Jobs, API keys, rate limits and kept files (uploads, report PDFs, sealed credentials) move ' +
-  'there; reference data stays in --home, and the keys that seal in ASSAY_KEYS_DIR (default <home>/keys).';
+  '--home. Jobs, API keys, rate limits, reference data and kept files (uploads, report PDFs, sealed ' +
+  'credentials) move there; the keys that seal stay in ASSAY_KEYS_DIR (default <home>/keys), never in it.';
 
 /** A command that opens the job engine: it takes --store / ASSAY_STORE besides --home. */
 export abstract class EngineCommand<T extends typeof Command> extends BaseCommand<T> {

@@ -12,7 +12,7 @@ import { keysDir } from '../home-secrets.js';
 import { PAGE_CPU_BUDGET_MS, pageBudgetMs } from '../lab/ocr-page.js';
 import { packageRoot } from '../paths.js';
 import { bundledDataset, datasetVersion } from '../refdata/dataset.js';
-import { RefdataStore } from '../refdata/store.js';
+import { readSqliteMeta } from '../refdata/sqlite-backend.js';
 import { satisfiesNodeRange } from './node-range.js';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip';
@@ -253,7 +253,7 @@ export function checkRefdata(db: Database.Database | undefined): DoctorCheck {
   }
   if (!db)
     return { check: 'reference data', status: 'skip', detail: `${bundled} (bundled); the store is not open` };
-  const meta = new RefdataStore(db).meta();
+  const meta = readSqliteMeta(db);
   if (!meta)
     return {
       check: 'reference data',

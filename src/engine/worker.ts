@@ -68,6 +68,9 @@ export class Worker extends EventEmitter {
   private unsubscribe: (() => void) | undefined;
   private lastSweep = 0;
   private storeFailing = false;
+  /** Jobs whose handler is running: the ones the heartbeat keeps. */
+  private readonly held = new Map<string, { job: ClaimedJob; abort: AbortController }>();
+  private heartbeat: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly store: JobStore,
@@ -210,34 +213,51 @@ export class Worker extends EventEmitter {
 
   private async runHandler(job: ClaimedJob, abort: AbortController): Promise<void> {
     const kind = this.registry.get(job.kind);
-    const heartbeat = setInterval(
-      async () => {
-        try {
-          const held = await this.store.heartbeat(job.id, job.lockToken, Date.now() + this.leaseMs);
-          if (!held) abort.abort(new LeaseLostError(`lease on ${job.id} lost`));
-        } catch (error) {
-          // A missed beat is not a lost lease; the next one may get through before it expires.
-          this.storeError(error);
-        }
-      },
-      Math.max(50, Math.floor(this.leaseMs / 3)),
-    );
+    this.hold(job, abort);
     let outcome: JobOutcome | undefined;
     try {
       if (!kind)
         throw new PermanentJobError('UnknownJobKind', `No handler is registered for job kind ${job.kind}.`);
       outcome = await this.withTimeout(kind, job, abort);
     } catch (err) {
-      clearInterval(heartbeat);
+      this.letGo(job.id);
       if (abort.signal.reason instanceof LeaseLostError) return this.settle(job, 'lost', job.status);
       return this.recordFailure(job, kind, err);
     } finally {
-      clearInterval(heartbeat);
+      this.letGo(job.id);
     }
     // A store error here is not the handler's failure: execute() treats the job as lost.
     const owned = await this.store.complete(job.id, job.lockToken, outcome ?? {});
     if (owned) await afterEnd(kind, job);
     this.settle(job, owned ? 'done' : 'lost', outcome?.status ?? 'completed');
+  }
+
+  /**
+   * Keep `job`'s lease while its handler runs. One timer for every job the worker holds, beating for all of
+   * them in the same turn: a store can send them as one write (PostgreSQL does) instead of one per job.
+   * A job is beaten at most leaseMs / 3 after its claim and after each beat, as with a timer of its own.
+   */
+  private hold(job: ClaimedJob, abort: AbortController): void {
+    this.held.set(job.id, { job, abort });
+    this.heartbeat ??= setInterval(() => void this.beat(), Math.max(50, Math.floor(this.leaseMs / 3)));
+  }
+
+  private letGo(id: string): void {
+    this.held.delete(id);
+    if (this.held.size > 0) return;
+    clearInterval(this.heartbeat);
+    this.heartbeat = undefined;
+  }
+
+  private async beat(): Promise<void> {
+    const until = Date.now() + this.leaseMs;
+    const beats = [...this.held.values()].map(async ({ job, abort }) => {
+      const kept = await this.store.heartbeat(job.id, job.lockToken, until);
+      if (!kept) abort.abort(new LeaseLostError(`lease on ${job.id} lost`));
+    });
+    const missed = (await Promise.allSettled(beats)).find((r) => r.status === 'rejected');
+    // A missed beat is not a lost lease; the next one may get through before it expires.
+    if (missed) this.storeError((missed as PromiseRejectedResult).reason);
   }
 
   private async recordFailure(job: ClaimedJob, kind: JobKind | undefined, err: unknown): Promise<void> {

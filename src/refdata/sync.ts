@@ -1,10 +1,10 @@
 import type Database from 'better-sqlite3';
 import { bundledDataset, datasetVersion, type RefDataset, validateDataset } from './dataset.js';
-import { datasetRows, TABLES, type TableName } from './rows.js';
+import type { ChangeCounts, RefdataBackend } from './refdata-store.js';
+import { datasetRows, type TableName } from './rows.js';
 import { readFolderDataset } from './sources/folder.js';
 import { readServerDataset } from './sources/http.js';
 import { RefdataStore } from './store.js';
-import { type ChangeCounts, replaceRows } from './write.js';
 
 /** Where a sync takes its data from. */
 export type RefdataSource =
@@ -46,55 +46,46 @@ const RESOURCE_TABLES: Record<ResourceName, TableName[]> = {
   top_disease_predictors: ['topDomains', 'top'],
   lab_ranges: ['labRanges'],
 };
+const RESOURCE_OF = Object.fromEntries(
+  Object.entries(RESOURCE_TABLES).flatMap(([resource, tables]) => tables.map((t) => [t, resource])),
+) as Record<TableName, ResourceName>;
 
 /**
- * Replace the stored reference data with `source`'s. The data are read and validated in full first; then
- * every table is brought to the new content in ONE immediate transaction, so a crash or kill at any point
- * leaves the previous dataset whole, and concurrent readers see either the old or the new dataset, never a
- * mix. Rows already equal are left alone: syncing the same data twice reports 0 changes the second time.
+ * Replace the stored reference data with `source`'s (a SQLite connection is taken as that home's store).
+ * The data are read and validated in full first; then every table is brought to the new content in ONE
+ * transaction, so a crash or kill at any point leaves the previous dataset whole, and concurrent readers
+ * (on any node) see either the old or the new dataset, never a mix. Rows already equal are left alone: syncing the same data twice reports 0 changes the second time.
  */
 export async function syncRefdata(
-  db: Database.Database,
+  target: RefdataStore | RefdataBackend | Database.Database,
   source: RefdataSource = { kind: 'bundled' },
   options: SyncOptions = {},
 ): Promise<SyncResult> {
-  const { dataset, label, origin } = await readSource(db, source, options);
+  const store = target instanceof RefdataStore ? target : new RefdataStore(target);
+  const { dataset, label, origin } = await readSource(store, source, options);
   const valid = validateDataset(dataset, label);
-  const version = datasetVersion(valid, origin);
-  const syncedAt = (options.now ?? (() => new Date()))().toISOString();
-  const rows = datasetRows(valid);
-  const write = db.transaction((): Record<ResourceName, ChangeCounts> => {
-    const resources = {} as Record<ResourceName, ChangeCounts>;
-    for (const [resource, tables] of Object.entries(RESOURCE_TABLES) as Array<[ResourceName, TableName[]]>) {
-      const counts: ChangeCounts = { added: 0, updated: 0, removed: 0 };
-      for (const table of tables) {
-        const c = replaceRows(db, TABLES[table], rows[table]);
-        counts.added += c.added;
-        counts.updated += c.updated;
-        counts.removed += c.removed;
-      }
-      resources[resource] = counts;
-      options.onProgress?.(resource, counts);
-    }
-    db.prepare(
-      `INSERT INTO refdata_meta (id, dataset_version, source, scoring_version, synced_at) VALUES (1, ?, ?, ?, ?)
-       ON CONFLICT (id) DO UPDATE SET dataset_version = excluded.dataset_version, source = excluded.source,
-         scoring_version = excluded.scoring_version, synced_at = excluded.synced_at`,
-    ).run(version, label, valid.scoring_version, syncedAt);
-    return resources;
-  });
-  const resources = write.immediate();
-  return {
-    dataset_version: version,
+  const meta = {
+    dataset_version: datasetVersion(valid, origin),
     source: label,
     scoring_version: valid.scoring_version,
-    synced_at: syncedAt,
-    resources,
+    synced_at: (options.now ?? (() => new Date()))().toISOString(),
   };
+  const resources = {} as Record<ResourceName, ChangeCounts>;
+  for (const resource of Object.keys(RESOURCE_TABLES) as ResourceName[])
+    resources[resource] = { added: 0, updated: 0, removed: 0 };
+  await store.backend.replace(datasetRows(valid), meta, (table, c) => {
+    const resource = RESOURCE_OF[table];
+    const counts = resources[resource];
+    counts.added += c.added;
+    counts.updated += c.updated;
+    counts.removed += c.removed;
+    if (RESOURCE_TABLES[resource].at(-1) === table) options.onProgress?.(resource, counts);
+  });
+  return { ...meta, resources };
 }
 
 async function readSource(
-  db: Database.Database,
+  store: RefdataStore,
   source: RefdataSource,
   options: SyncOptions,
 ): Promise<{ dataset: RefDataset; label: string; origin: string }> {
@@ -109,6 +100,6 @@ async function readSource(
     });
     return { dataset, label: source.url, origin: 'server' };
   }
-  const base = new RefdataStore(db).dataset();
+  const base = await store.dataset();
   return { dataset: readFolderDataset(source.dir, base), label: source.dir, origin: 'folder' };
 }

@@ -1,10 +1,13 @@
-import type Database from 'better-sqlite3';
+import type { ChangeCounts } from './refdata-store.js';
 import type { Row, TableSpec } from './rows.js';
 
-export interface ChangeCounts {
-  added: number;
-  updated: number;
-  removed: number;
+export type { ChangeCounts } from './refdata-store.js';
+
+/** What bringing one table to new rows takes: the rows to insert or overwrite, the rows to delete. */
+export interface RowPlan {
+  upserts: Row[];
+  removes: Row[];
+  counts: ChangeCounts;
 }
 
 const keyOf = (spec: TableSpec, row: Row): string => JSON.stringify(spec.key.map((k) => row[k]));
@@ -12,35 +15,27 @@ const sameRow = (spec: TableSpec, a: Row, b: Row): boolean => spec.columns.every
 
 /**
  * Make a table hold exactly `rows`: insert the new keys, update the changed rows, delete the keys that are
- * gone. Rows already equal are not touched, so a second sync of the same data changes nothing. The caller
- * runs this inside its transaction.
+ * gone. Rows already equal are not touched, so a second sync of the same data changes nothing. Each backend
+ * applies the plan inside its own transaction.
  */
-export function replaceRows(db: Database.Database, spec: TableSpec, rows: readonly Row[]): ChangeCounts {
-  const existing = new Map<string, Row>();
-  for (const row of db.prepare(`SELECT ${spec.columns.join(', ')} FROM ${spec.table}`).all() as Row[])
-    existing.set(keyOf(spec, row), row);
-  const placeholders = spec.columns.map(() => '?').join(', ');
-  const upsert = db.prepare(
-    `INSERT OR REPLACE INTO ${spec.table} (${spec.columns.join(', ')}) VALUES (${placeholders})`,
-  );
-  const remove = db.prepare(
-    `DELETE FROM ${spec.table} WHERE ${spec.key.map((k) => `${k} = ?`).join(' AND ')}`,
-  );
-  const counts: ChangeCounts = { added: 0, updated: 0, removed: 0 };
+export function planReplace(spec: TableSpec, existing: readonly Row[], rows: readonly Row[]): RowPlan {
+  const before = new Map<string, Row>();
+  for (const row of existing) before.set(keyOf(spec, row), row);
+  const plan: RowPlan = { upserts: [], removes: [], counts: { added: 0, updated: 0, removed: 0 } };
   const wanted = new Set<string>();
   for (const row of rows) {
     const key = keyOf(spec, row);
     wanted.add(key);
-    const old = existing.get(key);
+    const old = before.get(key);
     if (old && sameRow(spec, old, row)) continue;
-    upsert.run(...spec.columns.map((c) => row[c]));
-    if (old) counts.updated += 1;
-    else counts.added += 1;
+    plan.upserts.push(row);
+    if (old) plan.counts.updated += 1;
+    else plan.counts.added += 1;
   }
-  for (const [key, row] of existing) {
+  for (const [key, row] of before) {
     if (wanted.has(key)) continue;
-    remove.run(...spec.key.map((k) => row[k]));
-    counts.removed += 1;
+    plan.removes.push(row);
+    plan.counts.removed += 1;
   }
-  return counts;
+  return plan;
 }

@@ -23,6 +23,8 @@ export interface AreaDeps {
   engine: Engine;
   db: Database.Database;
   home: string;
+  /** --store / ASSAY_STORE: a postgres:// URL shared by every node, or unset for the home's file. */
+  store?: string;
   limiter: RateLimiter;
   /** Let callers name http and private/loopback callback, webhook and upload targets (tests, closed networks). */
   allowPrivateTargets: boolean;
@@ -58,6 +60,8 @@ export interface AppOptions {
   engine: Engine;
   db: Database.Database;
   home: string;
+  /** --store / ASSAY_STORE, as for the jobs: where the areas' shared state (reference data) lives. */
+  store?: string;
   areas?: Area[];
   version?: string;
   allowPrivateTargets?: boolean;
@@ -155,6 +159,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     engine: opts.engine,
     db: opts.db,
     home: opts.home,
+    store: opts.store,
     limiter,
     allowPrivateTargets: opts.allowPrivateTargets ?? false,
   };

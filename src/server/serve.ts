@@ -20,7 +20,7 @@ const DELIVERY_WORKERS = 4;
 
 export interface ServeOptions {
   home: string;
-  /** Where keys and rate limits live: unset for the home's SQLite file, or the nodes' postgres:// URL. */
+  /** --store / ASSAY_STORE: a postgres:// URL shared by every node, or unset for the home's file. */
   store?: string;
   host: string;
   port: number;
@@ -57,6 +57,7 @@ export async function startServer(engine: Engine, opts: ServeOptions): Promise<R
     engine,
     db,
     home: opts.home,
+    store: opts.store,
     areas: AREAS,
     version: opts.version,
     allowPrivateTargets: opts.allowPrivateTargets,

@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,10 +33,10 @@ describe('--store postgres:// (real CLI processes, real PostgreSQL)', () => {
     expect(first.exitCode, first.stderr).toBe(0);
     const [home, pg] = json<Array<{ store: string; location: string; from: number; to: number }>>(first);
     expect(home).toMatchObject({ store: 'sqlite', from: 0 });
-    expect(pg).toMatchObject({ store: 'postgres', from: 0, to: 4 });
+    expect(pg).toMatchObject({ store: 'postgres', from: 0, to: 5 });
     expect(pg?.location).toContain(url.split('?')[0]?.split('/').at(-1));
     const again = await assay(['db', 'migrate', '--json'], { ASSAY_HOME: homeA.dir, ASSAY_STORE: url });
-    expect(json<Array<{ from: number; to: number }>>(again)[1]).toMatchObject({ from: 4, to: 4 });
+    expect(json<Array<{ from: number; to: number }>>(again)[1]).toMatchObject({ from: 5, to: 5 });
   });
 
   it('jobs enqueued on one node are worked and listed from another node with another home', async () => {
@@ -58,13 +60,36 @@ describe('--store postgres:// (real CLI processes, real PostgreSQL)', () => {
     expect(json<JobView[]>(await assay(['jobs', 'list', '--json'], { ASSAY_HOME: homeB.dir }))).toEqual([]);
   });
 
+  it('reference data synced on one node is what another node with another home reads', async () => {
+    const nodeA = { ASSAY_HOME: homeA.dir, ASSAY_STORE: url };
+    const nodeB = { ASSAY_HOME: homeB.dir, ASSAY_STORE: url };
+    const dir = join(homeA.dir, 'acme');
+    mkdirSync(dir);
+    writeFileSync(
+      join(dir, 'lab-ranges.csv'),
+      'vendor_name,gender_name,concept_code,reference_range\nAcme Labs,female,2345-7,70-99\n',
+    );
+    const synced = await assay(['refdata', 'sync', '--from', dir, '--json'], nodeA);
+    expect(synced.exitCode, synced.stderr).toBe(0);
+    const ranges = await assay(['refdata', 'ranges', '--vendor', 'acme labs', '--json'], nodeB);
+    expect(ranges.exitCode, ranges.stderr).toBe(0);
+    expect(json<Array<{ vendor_name: string; concept_code: string }>>(ranges)).toMatchObject([
+      { vendor_name: 'Acme Labs', concept_code: '2345-7' },
+    ]);
+    // Node B's own home was never synced: without --store it still reads the bundled dataset.
+    const local = await assay(['refdata', 'ranges', '--vendor', 'acme labs', '--json'], {
+      ASSAY_HOME: homeB.dir,
+    });
+    expect(json<unknown[]>(local)).toEqual([]);
+  });
+
   it('help says what moves to PostgreSQL and what stays in the home', async () => {
     const r = await assay(['jobs', 'work', '--help']);
     const text = r.stdout.replace(/\s+/g, ' ');
     expect(text).toContain('--store');
     expect(text).toContain('ASSAY_STORE');
     expect(text).toMatch(
-      /Jobs, API keys, rate limits and kept files \(uploads, report PDFs, sealed credentials\)/,
+      /Jobs, API keys, rate limits, reference data and kept files \(uploads, report PDFs, sealed/,
     );
     expect(text).toContain('ASSAY_KEYS_DIR');
   });

@@ -56,6 +56,7 @@ describe('the PostgreSQL job store', () => {
         { version: 2, name: '0002_job_owner.sql' },
         { version: 3, name: '0003_keys_limits.sql' },
         { version: 4, name: '0004_blobs.sql' },
+        { version: 5, name: '0005_refdata.sql' },
       ]);
     } finally {
       await Promise.all(stores.map((s) => s.close()));

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { JobStore } from '../../src/engine/store.js';
+import type { ClaimedJob } from '../../src/engine/types.js';
 
 interface StoreUnderTest {
   store: JobStore;
@@ -126,6 +127,29 @@ export function testStore(name: string, factory: () => StoreUnderTest | Promise<
       const job = await claimOne(now, 100);
       expect(await store.heartbeat(job?.id as string, job?.lockToken as string, now + 10_000)).toBe(true);
       expect(await claimOne(now + 500)).toBeUndefined();
+    });
+
+    it('heartbeats for many jobs at once each answer for their own job', async () => {
+      await store.enqueue([{ kind: 'k' }, { kind: 'k' }, { kind: 'k' }]);
+      const now = Date.now();
+      const held = await store.claim({ workerId: 'w1', kinds: ['k'], leaseMs: 100, limit: 3, now });
+      expect(held).toHaveLength(3);
+      const [a, b, c] = held as [ClaimedJob, ClaimedJob, ClaimedJob];
+      const beats = await Promise.all([
+        store.heartbeat(a.id, a.lockToken, now + 10_000),
+        store.heartbeat(b.id, 'not-its-token', now + 10_000),
+        store.heartbeat(c.id, c.lockToken, now + 10_000),
+      ]);
+      expect(beats).toEqual([true, false, true]);
+      // Only b's lease runs out.
+      const again = await store.claim({
+        workerId: 'w2',
+        kinds: ['k'],
+        leaseMs: 100,
+        limit: 3,
+        now: now + 500,
+      });
+      expect(again.map((j) => j.id)).toEqual([b.id]);
     });
 
     it('completes with a terminal status and enqueues follow-ups in the same step (outbox)', async () => {

@@ -105,6 +105,26 @@ export function workerSuite(name: string, open: OpenEngine): void {
       expect(peak).toBe(3);
     });
 
+    it('jobs running longer than their lease keep it: a second worker never takes them', async () => {
+      const starts = new Map<string, number>();
+      registry.register({
+        kind: 'slow',
+        handler: async (_payload, ctx) => {
+          starts.set(ctx.job.id, (starts.get(ctx.job.id) ?? 0) + 1);
+          await sleep(700);
+          return {};
+        },
+      });
+      const jobs = await engine.enqueueMany(Array.from({ length: 4 }, () => registry.newJob('slow', {})));
+      // One worker holds them all; its jobs start at different moments and share one heartbeat timer.
+      engine.startWorker({ concurrency: 4, pollMs: 5, leaseMs: 150 });
+      await sleep(50);
+      engine.startWorker({ concurrency: 4, pollMs: 5, leaseMs: 150 });
+      const finals = await engine.waitFor(jobs.map((j) => j.id));
+      expect(finals.map((j) => [j.state, j.attempts])).toEqual(jobs.map(() => ['done', 1]));
+      expect([...starts.values()]).toEqual([1, 1, 1, 1]);
+    });
+
     it('handlers move through SPEC.md processing states and can end in a non-success terminal status', async () => {
       const seen: string[] = [];
       registry.register({

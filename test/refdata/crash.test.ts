@@ -59,16 +59,18 @@ describe('refdata sync killed mid-way', () => {
     const after = openDatabase(home.dir);
     try {
       const store = new RefdataStore(after);
-      expect(store.meta()?.dataset_version).toBe(previous.dataset_version);
-      expect(store.concepts()).toEqual(bundledDataset().concepts);
-      expect(store.labRanges()).toEqual(bundledDataset().labRanges);
-      expect(store.topDiseasePredictors()).toEqual(bundledDataset().top);
+      expect((await store.meta())?.dataset_version).toBe(previous.dataset_version);
+      expect(await store.concepts()).toEqual(bundledDataset().concepts);
+      expect(await store.labRanges()).toEqual(bundledDataset().labRanges);
+      expect(await store.topDiseasePredictors()).toEqual(bundledDataset().top);
       expect(
-        store.predictorStatistics({
-          header: { event_id: 'e', event_asof_dtutc: '2025-01-01T00:00:00Z' },
-          sex: 'female',
-          age: 50,
-        }).predictor_statistics,
+        (
+          await store.predictorStatistics({
+            header: { event_id: 'e', event_asof_dtutc: '2025-01-01T00:00:00Z' },
+            sex: 'female',
+            age: 50,
+          })
+        ).predictor_statistics,
       ).toEqual(
         bundledDataset().statistics.find((g) => g.sex === 'female' && g.age === 50)?.predictor_statistics,
       );

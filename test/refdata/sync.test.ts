@@ -40,11 +40,13 @@ describe('refdata sync on a real SQLite file', () => {
     home.cleanup();
   });
 
-  it('reads fall back to the bundled dataset until the first sync, without writing', () => {
+  it('reads fall back to the bundled dataset until the first sync, without writing', async () => {
     const store = new RefdataStore(db);
-    expect(store.synced()).toBe(false);
-    expect(store.concepts()).toHaveLength(bundledDataset().concepts.length);
-    expect(store.predictorStatistics(request('female', 50)).predictor_statistics.length).toBeGreaterThan(5);
+    expect(await store.synced()).toBe(false);
+    expect(await store.concepts()).toHaveLength(bundledDataset().concepts.length);
+    expect(
+      (await store.predictorStatistics(request('female', 50))).predictor_statistics.length,
+    ).toBeGreaterThan(5);
     expect(tableCounts(db).refdata_concepts).toBe(0);
   });
 
@@ -66,15 +68,15 @@ describe('refdata sync on a real SQLite file', () => {
     await syncRefdata(db);
     const store = new RefdataStore(db);
     const bundled = bundledDataset();
-    expect(store.concepts()).toEqual(bundled.concepts);
-    expect(store.topDiseasePredictors()).toEqual(bundled.top);
-    expect(store.labRanges()).toEqual(bundled.labRanges);
-    const female = store.labRanges({ sex: 'female', vendor: 'quest diagnostics' });
+    expect(await store.concepts()).toEqual(bundled.concepts);
+    expect(await store.topDiseasePredictors()).toEqual(bundled.top);
+    expect(await store.labRanges()).toEqual(bundled.labRanges);
+    const female = await store.labRanges({ sex: 'female', vendor: 'quest diagnostics' });
     expect(female.length).toBeGreaterThan(0);
     expect(female.every((r) => r.gender_name === 'FEMALE' && r.vendor_name === 'Quest Diagnostics')).toBe(
       true,
     );
-    const response = store.predictorStatistics(request('female', 50.2));
+    const response = await store.predictorStatistics(request('female', 50.2));
     expect(response.header).toEqual({
       ...request('female', 50).header,
       scoring_version: bundled.scoring_version,
@@ -83,11 +85,11 @@ describe('refdata sync on a real SQLite file', () => {
       bundled.statistics.find((g) => g.sex === 'female' && g.age === 50)?.predictor_statistics,
     );
     // Fractional ages resolve to the same whole year and share one cached answer.
-    expect(store.predictorStatistics(request('female', 49.6)).predictor_statistics).toBe(
+    expect((await store.predictorStatistics(request('female', 49.6))).predictor_statistics).toBe(
       response.predictor_statistics,
     );
-    expect(store.predictorStatistics(request('male', 10)).predictor_statistics).toEqual([]);
-    expect(store.predictorStatistics(request('male', 110)).predictor_statistics).toEqual(
+    expect((await store.predictorStatistics(request('male', 10))).predictor_statistics).toEqual([]);
+    expect((await store.predictorStatistics(request('male', 110))).predictor_statistics).toEqual(
       bundled.statistics.find((g) => g.sex === 'male' && g.age === 85)?.predictor_statistics,
     );
   });
@@ -123,14 +125,14 @@ describe('refdata sync on a real SQLite file', () => {
     expect(result.resources.lab_ranges).toEqual({ added: 3, updated: 0, removed: 0 });
     expect(result.source).toBe(dir);
     const store = new RefdataStore(db);
-    const acme = store.labRanges({ vendor: 'Acme Labs' });
+    const acme = await store.labRanges({ vendor: 'Acme Labs' });
     expect(acme.map((r) => [r.gender_name, r.concept_code, r.min_value, r.max_value_display])).toEqual([
       ['FEMALE', '2345-7', 70, '99'],
       ['MALE', '2085-9', 40, ''],
       ['FEMALE', '2093-3', 0, '<200'],
     ]);
     expect(acme[0]?.concept_name).toBe('Glucose [Mass/volume] in Serum or Plasma');
-    expect(store.labRanges({ vendor: 'Labcorp' }).length).toBe(
+    expect((await store.labRanges({ vendor: 'Labcorp' })).length).toBe(
       bundledDataset().labRanges.filter((r) => r.vendor_name === 'Labcorp').length,
     );
     // Ids were assigned once and are matched again by vendor, sex and code: a re-import changes nothing.
@@ -159,8 +161,10 @@ describe('refdata sync on a real SQLite file', () => {
       const posts = server.requests.filter((r) => r.method === 'POST' && r.path === '/predictor-statistics/');
       expect(posts).toHaveLength(2 * ages.length);
       const store = new RefdataStore(db);
-      expect(store.predictorStatistics(request('male', 50)).header.scoring_version).toBe('server-scoring-9');
-      expect(store.labRanges()).toEqual(served.labRanges);
+      expect((await store.predictorStatistics(request('male', 50))).header.scoring_version).toBe(
+        'server-scoring-9',
+      );
+      expect(await store.labRanges()).toEqual(served.labRanges);
       expect(
         unchanged(await syncRefdata(db, { kind: 'server', url: server.url, apiKey: 'secret-key', ages })),
       ).toBe(true);
@@ -175,7 +179,7 @@ describe('refdata sync on a real SQLite file', () => {
   it('rejects invalid input before writing anything: the previous dataset stays whole', async () => {
     await syncRefdata(db);
     const before = tableCounts(db);
-    const meta = new RefdataStore(db).meta();
+    const meta = await new RefdataStore(db).meta();
     const dir = join(home.dir, 'bad');
     mkdirSync(dir);
     const concepts = bundledDataset().concepts.map((c, i) =>
@@ -188,7 +192,7 @@ describe('refdata sync on a real SQLite file', () => {
     );
     await expect(syncRefdata(db, { kind: 'folder', dir })).rejects.toThrow(/created_dtutc/);
     expect(tableCounts(db)).toEqual(before);
-    expect(new RefdataStore(db).meta()).toEqual(meta);
+    expect(await new RefdataStore(db).meta()).toEqual(meta);
 
     writeFileSync(join(dir, 'reference-data.json'), JSON.stringify(bundledDataset().concepts));
     writeFileSync(

@@ -145,7 +145,7 @@ describe('reference data routes (SPEC.md C) on a real server', () => {
     expect(body.predictor_statistics.length).toBeGreaterThan(0);
     // The body is assembled by hand from shared text: it must be exactly what JSON.stringify would write.
     const db = openDatabase(home.dir);
-    const expected = new RefdataStore(db).predictorStatistics(
+    const expected = await new RefdataStore(db).predictorStatistics(
       predictorStatisticsRequestSchema.parse(statsBody),
     );
     db.close();

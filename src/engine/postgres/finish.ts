@@ -16,7 +16,6 @@ const WORKER_LOST: JobError = {
  */
 const OWNED = `WHERE id = $1 AND lock_token = $2 AND state = 'running'`;
 const SQL = {
-  heartbeat: `UPDATE jobs SET locked_until = $3 ${OWNED}`,
   setStatus: `UPDATE jobs SET status = $3, updated_at = $4 ${OWNED}`,
   complete: `UPDATE jobs SET state = 'done', status = $3, result = $4, locked_until = NULL, lock_token = NULL,
                     error_type = NULL, error_message = NULL, updated_at = $5 ${OWNED}`,
@@ -33,9 +32,6 @@ const SQL = {
 };
 
 const changedOne = (r: pg.QueryResult) => r.rowCount === 1;
-
-export const heartbeat = async (db: Queryable, id: string, token: string, until: number) =>
-  changedOne(await db.query(SQL.heartbeat, [id, token, until]));
 
 export const setStatus = async (db: Queryable, id: string, token: string, status: string, now: number) =>
   changedOne(await db.query(SQL.setStatus, [id, token, status, now]));

@@ -3,8 +3,8 @@ import { toJson } from '../sqlite/rows.js';
 import type { JobStore } from '../store.js';
 import type { ClaimedJob, JobError, JobOutcome, JobRecord, ListFilter, NewJob } from '../types.js';
 import * as admin from './admin.js';
+import { completionBatcher, heartbeatBatcher } from './batched-writes.js';
 import { claimJobs } from './claim.js';
-import { CompletionBatcher } from './complete-batch.js';
 import { createPool, unreachable } from './connect.js';
 import { insertJobs } from './enqueue.js';
 import * as finish from './finish.js';
@@ -23,14 +23,16 @@ export interface PgStoreOptions {
  */
 export class PgJobStore implements JobStore {
   private readonly listener: JobListener;
-  private readonly completions: CompletionBatcher;
+  private readonly completions: ReturnType<typeof completionBatcher>;
+  private readonly heartbeats: ReturnType<typeof heartbeatBatcher>;
 
   private constructor(
     readonly pool: pg.Pool,
     url: string,
   ) {
     this.listener = new JobListener(url);
-    this.completions = new CompletionBatcher(pool);
+    this.completions = completionBatcher(pool);
+    this.heartbeats = heartbeatBatcher(pool);
   }
 
   /** Connect and bring the schema to this version's (see migratePg); refuses a newer schema. */
@@ -65,7 +67,7 @@ export class PgJobStore implements JobStore {
   }
 
   heartbeat(id: string, lockToken: string, lockedUntil: number): Promise<boolean> {
-    return finish.heartbeat(this.pool, id, lockToken, lockedUntil);
+    return this.heartbeats.add({ id, token: lockToken, until: lockedUntil });
   }
 
   setStatus(id: string, lockToken: string, status: string): Promise<boolean> {
@@ -75,7 +77,13 @@ export class PgJobStore implements JobStore {
   complete(id: string, lockToken: string, outcome: JobOutcome): Promise<boolean> {
     if (!outcome.followUps?.length) {
       const status = outcome.status ?? 'completed';
-      return this.completions.complete(id, lockToken, status, toJson(outcome.result), Date.now());
+      return this.completions.add({
+        id,
+        token: lockToken,
+        status,
+        result: toJson(outcome.result),
+        now: Date.now(),
+      });
     }
     return finish.complete(this.pool, id, lockToken, outcome, Date.now());
   }

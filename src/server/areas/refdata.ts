@@ -1,10 +1,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { RefdataStore } from '../../refdata/store.js';
+import { openRefdataStore } from '../../refdata/open-store.js';
+import type { Answer } from '../../refdata/store.js';
 import { detailErrorSchema, formatZodError } from '../../schemas/errors.js';
 import {
   conceptListSchema,
   labRangeListSchema,
+  type PredictorStatisticsResponse,
   predictorStatisticsRequestSchema,
   predictorStatisticsResponseSchema,
   topDiseasePredictorsSchema,
@@ -76,8 +78,10 @@ export const refdataArea: Area = {
   ],
 
   async register(app, deps: AreaDeps) {
-    // A sync (by `assay refdata sync` in another process) is served at most this late.
-    const store = new RefdataStore(deps.db, 250);
+    // A sync (by `assay refdata sync` in another process, or on another node) is served at most this late;
+    // within it the routes answer from memory without asking the store.
+    const store = await openRefdataStore({ home: deps.home, store: deps.store, db: deps.db, metaTtlMs: 250 });
+    app.addHook('onClose', () => store.close());
     const limits = limitsFromEnv();
     const readLimits = [limits.refdataPerSecond, limits.refdataPerDay];
     const limitReads = (req: FastifyRequest, reply: FastifyReply): void => {
@@ -95,13 +99,23 @@ export const refdataArea: Area = {
      * A read route: count the hit against the key's limits, then answer the shared value's JSON. Plain
      * synchronous handlers (Fastify catches their throws) rather than a preHandler hook and an async
      * handler: on these small reads the hook stage and the promises were a measurable share of the cost.
+     * Only when the store has to be asked (the version check after its TTL, a new dataset) is there a
+     * promise, returned for Fastify to await.
      */
     const answers = new JsonAnswers();
     const read =
-      (answer: (req: FastifyRequest) => object) =>
-      (req: FastifyRequest, reply: FastifyReply): void => {
+      (answer: (req: FastifyRequest) => Answer<object>) =>
+      (req: FastifyRequest, reply: FastifyReply): undefined | Promise<FastifyReply> => {
         limitReads(req, reply);
-        answers.send(req, reply, answer(req));
+        const value = answer(req);
+        if (!(value instanceof Promise)) {
+          answers.send(req, reply, value);
+          return undefined;
+        }
+        return value.then((v) => {
+          answers.send(req, reply, v);
+          return reply;
+        });
       };
 
     app.get(
@@ -133,10 +147,23 @@ export const refdataArea: Area = {
       }
       const parsed = predictorStatisticsRequestSchema.safeParse(req.body);
       if (!parsed.success) throw new HttpError(422, 'validation_error', formatZodError(parsed.error));
-      const { header, predictor_statistics, notice } = store.predictorStatistics(parsed.data);
-      // The same text JSON.stringify would give: the echoed header, then the shared statistics' JSON. A string
-      // rather than Buffer.concat of shared bytes: Node writes a string body together with the headers, and
-      // a fresh 2.5 KB Buffer per request kept exhausting the buffer pool (measured slower under load).
+      const response = store.predictorStatistics(parsed.data);
+      if (!(response instanceof Promise)) {
+        sendStatistics(reply, response);
+        return undefined;
+      }
+      return response.then((r) => sendStatistics(reply, r));
+    });
+
+    /**
+     * The same text JSON.stringify would give: the echoed header, then the shared statistics' JSON. A string
+     * rather than Buffer.concat of shared bytes: Node writes a string body together with the headers, and a
+     * fresh 2.5 KB Buffer per request kept exhausting the buffer pool (measured slower under load).
+     */
+    const sendStatistics = (
+      reply: FastifyReply,
+      { header, predictor_statistics, notice }: PredictorStatisticsResponse,
+    ): FastifyReply =>
       reply
         .type(JSON_TYPE)
         .send(
@@ -144,6 +171,5 @@ export const refdataArea: Area = {
             notice ? `,"notice":${JSON.stringify(notice)}` : ''
           }}`,
         );
-    });
   },
 };
