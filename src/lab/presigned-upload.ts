@@ -16,7 +16,7 @@ export const UPLOAD_URL_TTL_MS = 5 * 60_000;
  * The key that signs upload URLs, made on first use; any process sharing the keys folder (the home's, or
  * ASSAY_KEYS_DIR on every node) can verify, so any node may take the PUT of a URL another node issued.
  */
-async function signingKey(home: string): Promise<Buffer> {
+export async function signingKey(home: string): Promise<Buffer> {
   const dir = keysDir(home);
   const file = join(dir, 'upload-url.key');
   try {

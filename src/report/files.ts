@@ -44,7 +44,7 @@ export function requestKey(home: string): Promise<string> {
 }
 
 /** The key sealing callback credentials and storage URLs in the blob store. */
-const credentialKey = (home: string) => homeKey(home, 'credentials');
+export const credentialKey = (home: string) => homeKey(home, 'credentials');
 
 /** Write then rename, so a reader (or a crash) never sees half a file. */
 export function writeFileAtomic(path: string, data: string | Uint8Array): void {

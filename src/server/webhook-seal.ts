@@ -1,7 +1,7 @@
 import { homeKeySync, openSealedJson, type Sealed, sealJson } from '../home-secrets.js';
 
 /** The home's key that seals webhook secrets in the database (`<home>/keys/webhook-secrets.key`). */
-const SEAL_KEY_NAME = 'webhook-secrets';
+export const SEAL_KEY_NAME = 'webhook-secrets';
 /** How a secret from before sealing looks in the column; the SQLite store seals it in place at start. */
 export const PLAIN_SECRET = 'whsec_';
 

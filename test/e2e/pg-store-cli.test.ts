@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
@@ -37,6 +37,30 @@ describe('--store postgres:// (real CLI processes, real PostgreSQL)', () => {
     expect(pg?.location).toContain(url.split('?')[0]?.split('/').at(-1));
     const again = await assay(['db', 'migrate', '--json'], { ASSAY_HOME: homeA.dir, ASSAY_STORE: url });
     expect(json<Array<{ from: number; to: number }>>(again)[1]).toMatchObject({ from: 5, to: 5 });
+  });
+
+  it('`db migrate --store` fills the shared keys folder once, with private files, and keeps what is there', async () => {
+    const keys = tmpHome('assay-e2e-pg-keys-');
+    try {
+      const env = { ASSAY_HOME: homeA.dir, ASSAY_STORE: url, ASSAY_KEYS_DIR: join(keys.dir, 'keys') };
+      const first = await assay(['db', 'migrate'], env);
+      expect(first.exitCode, first.stderr).toBe(0);
+      expect(first.stderr).toContain('every node of this store must hold the same');
+      const names = readdirSync(join(keys.dir, 'keys')).sort();
+      expect(names).toEqual([
+        'credentials.key',
+        'dob.key',
+        'payload.key',
+        'upload-url.key',
+        'webhook-secrets.key',
+      ]);
+      const before = names.map((n) => readFileSync(join(keys.dir, 'keys', n)));
+      for (const n of names) expect(statSync(join(keys.dir, 'keys', n)).mode & 0o777).toBe(0o600);
+      expect((await assay(['db', 'migrate'], env)).exitCode).toBe(0);
+      expect(names.map((n) => readFileSync(join(keys.dir, 'keys', n)))).toEqual(before);
+    } finally {
+      keys.cleanup();
+    }
   });
 
   it('jobs enqueued on one node are worked and listed from another node with another home', async () => {

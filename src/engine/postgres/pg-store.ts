@@ -10,9 +10,14 @@ import { insertJobs } from './enqueue.js';
 import * as finish from './finish.js';
 import { JobListener } from './listener.js';
 import { migratePg } from './migrate.js';
+import { releasePool, sharedPool } from './pool.js';
 
 export interface PgStoreOptions {
-  /** Connections this process may hold (the LISTEN connection is one more). */
+  /**
+   * Connections of a pool of its own (benchmarks). Without it the store uses the process's shared pool of
+   * that URL (pool.ts), with the key, limit, reference-data and blob stores: one set of connections per
+   * node. The LISTEN connection is one more either way.
+   */
   poolSize?: number;
 }
 
@@ -29,6 +34,7 @@ export class PgJobStore implements JobStore {
   private constructor(
     readonly pool: pg.Pool,
     url: string,
+    private readonly releaseConnections: () => Promise<void>,
   ) {
     this.listener = new JobListener(url);
     this.completions = completionBatcher(pool);
@@ -37,15 +43,17 @@ export class PgJobStore implements JobStore {
 
   /** Connect and bring the schema to this version's (see migratePg); refuses a newer schema. */
   static async open(url: string, opts: PgStoreOptions = {}): Promise<PgJobStore> {
-    const pool = createPool(url, opts.poolSize);
+    const own = opts.poolSize !== undefined ? createPool(url, opts.poolSize) : undefined;
+    const pool = own ?? sharedPool(url);
+    const release = own ? () => own.end() : () => releasePool(url);
     try {
       await migratePg(pool);
     } catch (cause) {
-      await pool.end().catch(() => {});
+      await release().catch(() => {});
       if ((cause as { code?: string }).code === 'store_unavailable') throw cause;
       throw unreachable(url, cause);
     }
-    return new PgJobStore(pool, url);
+    return new PgJobStore(pool, url, release);
   }
 
   subscribe(onWake: () => void): () => void {
@@ -140,7 +148,7 @@ export class PgJobStore implements JobStore {
   private closing: Promise<void> | undefined;
 
   close(): Promise<void> {
-    this.closing ??= Promise.all([this.listener.close(), this.pool.end()]).then(() => undefined);
+    this.closing ??= Promise.all([this.listener.close(), this.releaseConnections()]).then(() => undefined);
     return this.closing;
   }
 }
