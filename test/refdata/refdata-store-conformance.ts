@@ -196,6 +196,15 @@ export function testRefdataStore(name: string, factory: () => Promise<RefdataSto
       expect(await readAll(reader)).toEqual(expectedReads(bundledDataset()));
     });
 
+    it("a folder sync lays its files over what is stored: a second folder's ranges join the first's", async () => {
+      await syncRefdata(store);
+      const [a, b] = [labFolder('first'), labFolder('second')];
+      await syncRefdata(store, { kind: 'folder', dir: a.dir });
+      await syncRefdata(await another(), { kind: 'folder', dir: b.dir });
+      const overA = validateDataset(readFolderDataset(b.dir, a.expected), b.dir);
+      expect(await readAll(await another())).toEqual(expectedReads(overA));
+    });
+
     it('two instances syncing at once: the store ends with one of the datasets whole, never a mix', async () => {
       await syncRefdata(store);
       const other = await another();
@@ -207,9 +216,15 @@ export function testRefdataStore(name: string, factory: () => Promise<RefdataSto
       ]);
       const reader = await another();
       const meta = await reader.meta();
-      const winner = meta?.dataset_version === ra.dataset_version ? a : b;
+      const [winner, loser] = meta?.dataset_version === ra.dataset_version ? [a, b] : [b, a];
       expect([ra.dataset_version, rb.dataset_version]).toContain(meta?.dataset_version);
-      expect(await readAll(reader)).toEqual(expectedReads(winner.expected));
+      // A folder sync lays its files over the dataset stored when it starts: the last writer's folder over
+      // the bundled data, or over the other's whole result when that committed first. Either is a serial
+      // outcome; a mix of both half-written would be neither.
+      const overLoser = validateDataset(readFolderDataset(winner.dir, loser.expected), winner.dir);
+      expect([expectedReads(winner.expected), expectedReads(overLoser)]).toContainEqual(
+        await readAll(reader),
+      );
     });
   });
 }
