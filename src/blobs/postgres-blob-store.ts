@@ -1,7 +1,6 @@
 import type pg from 'pg';
-import { inTransaction, unreachable } from '../engine/postgres/connect.js';
-import { migratePg } from '../engine/postgres/migrate.js';
-import { releasePool, sharedPool } from '../engine/postgres/pool.js';
+import { inTransaction } from '../engine/postgres/connect.js';
+import { openSharedPool, releasePool } from '../engine/postgres/pool.js';
 import { type BlobInfo, type BlobStore, checkBlobKey } from './blob-store.js';
 
 /** Rows of at most this many bytes (migration 0004_blobs.sql says why). */
@@ -19,14 +18,7 @@ export class PgBlobStore implements BlobStore {
 
   /** On the process's shared pool for `url`; brings the schema up (safe beside the job store doing so). */
   static async open(url: string): Promise<PgBlobStore> {
-    const pool = sharedPool(url);
-    try {
-      await migratePg(pool);
-    } catch (cause) {
-      await releasePool(url);
-      if ((cause as { code?: string }).code === 'store_unavailable') throw cause;
-      throw unreachable(url, cause);
-    }
+    const pool = await openSharedPool(url);
     return new PgBlobStore(pool, url);
   }
 

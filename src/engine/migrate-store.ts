@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { StoreTarget } from './open-store.js';
-import { createPool, unreachable } from './postgres/connect.js';
+import { createPool, openFailure } from './postgres/connect.js';
 import { migratePg } from './postgres/migrate.js';
 import { describeUrl, isPostgresUrl } from './postgres/url.js';
 import { DB_FILENAME, openDatabase } from './sqlite/open-database.js';
@@ -36,8 +36,7 @@ async function migratePostgres(url: string): Promise<MigrationResult> {
     const { from, to } = await migratePg(pool);
     return { store: 'postgres', location: describeUrl(url), from, to };
   } catch (cause) {
-    if ((cause as { code?: string }).code === 'store_unavailable') throw cause;
-    throw unreachable(url, cause);
+    throw openFailure(url, cause);
   } finally {
     await pool.end().catch(() => {});
   }

@@ -1,7 +1,6 @@
 import type pg from 'pg';
-import { inTransaction, unreachable } from '../engine/postgres/connect.js';
-import { migratePg } from '../engine/postgres/migrate.js';
-import { releasePool, sharedPool } from '../engine/postgres/pool.js';
+import { inTransaction } from '../engine/postgres/connect.js';
+import { openSharedPool, releasePool } from '../engine/postgres/pool.js';
 import type { Concept, LabRange, PredictorStatistic, Sex, TopDiseasePredictors } from '../schemas/refdata.js';
 import type { StatisticsGroup } from './dataset.js';
 import { groupStatistics, groupTop } from './group-rows.js';
@@ -32,14 +31,7 @@ export class PgRefdataBackend implements RefdataBackend {
 
   /** Connect through the process's shared pool and bring the schema to this version's. */
   static async open(url: string): Promise<PgRefdataBackend> {
-    const pool = sharedPool(url);
-    try {
-      await migratePg(pool);
-    } catch (cause) {
-      await releasePool(url).catch(() => {});
-      if ((cause as { code?: string }).code === 'store_unavailable') throw cause;
-      throw unreachable(url, cause);
-    }
+    const pool = await openSharedPool(url);
     return new PgRefdataBackend(pool, url);
   }
 

@@ -1,7 +1,5 @@
 import type pg from 'pg';
-import { unreachable } from '../engine/postgres/connect.js';
-import { migratePg } from '../engine/postgres/migrate.js';
-import { releasePool, sharedPool } from '../engine/postgres/pool.js';
+import { openSharedPool, releasePool } from '../engine/postgres/pool.js';
 import {
   type ApiKey,
   type ApiKeyWithSecret,
@@ -33,14 +31,7 @@ export class PgKeyStore implements KeyStore {
 
   /** Connect (one pool per URL per process) and bring the schema to this version's. */
   static async open(url: string, opts: { home: string }): Promise<PgKeyStore> {
-    const pool = sharedPool(url);
-    try {
-      await migratePg(pool);
-    } catch (cause) {
-      await releasePool(url).catch(() => {});
-      if ((cause as { code?: string }).code === 'store_unavailable') throw cause;
-      throw unreachable(url, cause);
-    }
+    const pool = await openSharedPool(url);
     return new PgKeyStore(pool, url, opts.home);
   }
 

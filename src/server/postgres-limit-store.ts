@@ -1,7 +1,6 @@
 import type pg from 'pg';
-import { inTransaction, unreachable } from '../engine/postgres/connect.js';
-import { migratePg } from '../engine/postgres/migrate.js';
-import { releasePool, sharedPool } from '../engine/postgres/pool.js';
+import { inTransaction } from '../engine/postgres/connect.js';
+import { openSharedPool, releasePool } from '../engine/postgres/pool.js';
 import { type LimitStore, type WindowCount, type WindowKey, windowId } from './limit-store.js';
 
 /** Rate-limit counters in a PostgreSQL database every node shares (migration 0003_keys_limits.sql). */
@@ -15,14 +14,7 @@ export class PgLimitStore implements LimitStore {
 
   /** Connect (one pool per URL per process) and bring the schema to this version's. */
   static async open(url: string): Promise<PgLimitStore> {
-    const pool = sharedPool(url);
-    try {
-      await migratePg(pool);
-    } catch (cause) {
-      await releasePool(url).catch(() => {});
-      if ((cause as { code?: string }).code === 'store_unavailable') throw cause;
-      throw unreachable(url, cause);
-    }
+    const pool = await openSharedPool(url);
     return new PgLimitStore(pool, url);
   }
 

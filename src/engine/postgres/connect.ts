@@ -35,6 +35,11 @@ export function createPool(url: string, max = 10): pg.Pool {
   return pool;
 }
 
+/** What a failure to open a PostgreSQL store means: a refused newer schema as it is, else unreachable. */
+export function openFailure(url: string, cause: unknown): unknown {
+  return (cause as { code?: string }).code === 'store_unavailable' ? cause : unreachable(url, cause);
+}
+
 export function unreachable(url: string, cause: unknown): StoreError {
   return new StoreError(
     `Cannot use the PostgreSQL job store at ${describeUrl(url)}: ${(cause as Error).message}`,

@@ -5,12 +5,12 @@ import type { ClaimedJob, JobError, JobOutcome, JobRecord, ListFilter, NewJob } 
 import * as admin from './admin.js';
 import { completionBatcher, heartbeatBatcher } from './batched-writes.js';
 import { claimJobs } from './claim.js';
-import { createPool, unreachable } from './connect.js';
+import { createPool, openFailure } from './connect.js';
 import { insertJobs } from './enqueue.js';
 import * as finish from './finish.js';
 import { JobListener } from './listener.js';
 import { migratePg } from './migrate.js';
-import { releasePool, sharedPool } from './pool.js';
+import { openSharedPool, releasePool } from './pool.js';
 
 export interface PgStoreOptions {
   /**
@@ -43,17 +43,16 @@ export class PgJobStore implements JobStore {
 
   /** Connect and bring the schema to this version's (see migratePg); refuses a newer schema. */
   static async open(url: string, opts: PgStoreOptions = {}): Promise<PgJobStore> {
-    const own = opts.poolSize !== undefined ? createPool(url, opts.poolSize) : undefined;
-    const pool = own ?? sharedPool(url);
-    const release = own ? () => own.end() : () => releasePool(url);
+    if (opts.poolSize === undefined)
+      return new PgJobStore(await openSharedPool(url), url, () => releasePool(url));
+    const own = createPool(url, opts.poolSize);
     try {
-      await migratePg(pool);
+      await migratePg(own);
     } catch (cause) {
-      await release().catch(() => {});
-      if ((cause as { code?: string }).code === 'store_unavailable') throw cause;
-      throw unreachable(url, cause);
+      await own.end().catch(() => {});
+      throw openFailure(url, cause);
     }
-    return new PgJobStore(pool, url, release);
+    return new PgJobStore(own, url, () => own.end());
   }
 
   subscribe(onWake: () => void): () => void {
