@@ -1,16 +1,10 @@
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CHUNK_BYTES, PgBlobStore } from '../../src/blobs/postgres-blob-store.js';
-import { type PgServer, startPostgres } from '../support/postgres-server.js';
+import { postgresForSuite } from '../support/postgres-suite.js';
 import { testBlobStore } from './blob-store-conformance.js';
 
-let server: PgServer;
-beforeAll(async () => {
-  server = await startPostgres();
-}, 60_000);
-afterAll(async () => {
-  await server?.stop();
-});
+const server = postgresForSuite();
 
 testBlobStore('postgres', async () => {
   const url = await server.createDatabase();

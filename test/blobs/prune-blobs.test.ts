@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { blobKeys } from '../../src/blobs/blob-store.js';
 import { PRUNE_GRACE_MS, pruneBlobs } from '../../src/blobs/prune-blobs.js';
 import { openEngine } from '../../src/cli/engine.js';
@@ -7,7 +7,7 @@ import { submitReport } from '../../src/report/submit.js';
 import { parseReportRequest } from '../../src/schemas/report.js';
 import { tmpHome } from '../engine/support/tmp-home.js';
 import { fixtureJson } from '../report/support/fixtures.js';
-import { type PgServer, startPostgres } from '../support/postgres-server.js';
+import { postgresForSuite } from '../support/postgres-suite.js';
 
 const PDF = Buffer.from('%PDF-1.4 never parsed: no worker runs here');
 
@@ -21,13 +21,7 @@ function reportRequest() {
   return parseReportRequest(json, { requireDestination: true });
 }
 
-let server: PgServer;
-beforeAll(async () => {
-  server = await startPostgres();
-}, 60_000);
-afterAll(async () => {
-  await server?.stop();
-});
+const server = postgresForSuite();
 
 describe.each(['sqlite', 'postgres'])('`jobs prune` and kept files (%s)', (kind) => {
   it('deletes the files of pruned jobs, keeps those of live jobs and anything younger than the grace', async () => {

@@ -1,19 +1,13 @@
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runDoctor } from '../../src/doctor/doctor.js';
 import { checkPostgresStore } from '../../src/doctor/postgres-check.js';
 import { createPool } from '../../src/engine/postgres/connect.js';
 import { migratePg } from '../../src/engine/postgres/migrate.js';
 import { tmpHome } from '../engine/support/tmp-home.js';
-import { type PgServer, startPostgres } from '../support/postgres-server.js';
+import { postgresForSuite } from '../support/postgres-suite.js';
 
-let server: PgServer;
-beforeAll(async () => {
-  server = await startPostgres();
-}, 60_000);
-afterAll(async () => {
-  await server?.stop();
-});
+const server = postgresForSuite();
 
 const statuses = (checks: Awaited<ReturnType<typeof checkPostgresStore>>) =>
   Object.fromEntries(checks.map((c) => [c.check, c.status]));

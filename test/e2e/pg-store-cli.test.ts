@@ -10,6 +10,7 @@ import { SERVER_KEY_CACHE_MS } from '../../src/server/api-keys.js';
 import { tmpHome } from '../engine/support/tmp-home.js';
 import { type PgServer, startPostgres } from '../support/postgres-server.js';
 import { assay, json } from './cli.js';
+import { CliProcess } from './support/cli-process.js';
 
 const BIN = fileURLToPath(new URL('../../bin/run.js', import.meta.url));
 
@@ -130,19 +131,8 @@ describe('--store postgres:// (real CLI processes, real PostgreSQL)', () => {
     // The home's own SQLite file has none: the keys are in PostgreSQL.
     expect(json<unknown[]>(await assay(['keys', 'list', '--json'], { ASSAY_HOME: homeB.dir }))).toEqual([]);
 
-    const server = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--log-level', 'silent'], {
-      env: { ...process.env, ...nodeB },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    const base = await new Promise<string>((resolve, reject) => {
-      server.stderr.on('data', (d: Buffer) => {
-        stderr += d.toString();
-        const m = /listening on (http:\/\/\S+)/.exec(stderr);
-        if (m) resolve(m[1] as string);
-      });
-      server.on('exit', (code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
-    });
+    const server = new CliProcess('serve-b', ['serve', '--port', '0', '--log-level', 'silent'], nodeB);
+    const base = (await server.waitFor(/listening on (http:\/\/\S+)/))[1] as string;
     try {
       const asKey = () => fetch(`${base}/nowhere`, { headers: { 'x-api-key': key } });
       expect((await asKey()).status).toBe(404);
@@ -151,9 +141,8 @@ describe('--store postgres:// (real CLI processes, real PostgreSQL)', () => {
       await sleep(SERVER_KEY_CACHE_MS + 100);
       expect((await asKey()).status).toBe(401);
     } finally {
-      server.kill('SIGTERM');
-      const [code] = await once(server, 'exit');
-      expect(code).toBe(0);
+      await server.stop('SIGTERM');
+      expect(server.child.exitCode, server.log).toBe(0);
     }
   });
 

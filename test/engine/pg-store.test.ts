@@ -1,15 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PgJobStore } from '../../src/engine/postgres/pg-store.js';
-import { type PgServer, startPostgres } from '../support/postgres-server.js';
+import { postgresForSuite } from '../support/postgres-suite.js';
 import { testStore } from './store-conformance.js';
 
-let server: PgServer;
-beforeAll(async () => {
-  server = await startPostgres();
-}, 60_000);
-afterAll(async () => {
-  await server?.stop();
-});
+const server = postgresForSuite();
 
 testStore('postgres', async () => ({
   store: await PgJobStore.open(await server.createDatabase()),

@@ -1,19 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Engine } from '../../src/engine/engine.js';
 import { PgJobStore } from '../../src/engine/postgres/pg-store.js';
 import { JobRegistry } from '../../src/engine/registry.js';
-import { type PgServer, startPostgres } from '../support/postgres-server.js';
+import { postgresForSuite } from '../support/postgres-suite.js';
 import { crashSuite } from './crash-suite.js';
 import { workerSuite } from './worker-suite.js';
 
-let server: PgServer;
-beforeAll(async () => {
-  server = await startPostgres();
-}, 60_000);
-afterAll(async () => {
-  await server?.stop();
-});
+const server = postgresForSuite();
 
 workerSuite('postgres', async (registry) => ({
   engine: new Engine(await PgJobStore.open(await server.createDatabase()), registry),

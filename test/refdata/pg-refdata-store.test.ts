@@ -1,23 +1,17 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openEngine } from '../../src/cli/engine.js';
 import { openRefdataStore } from '../../src/refdata/open-store.js';
 import { syncRefdata } from '../../src/refdata/sync.js';
 import { openKeyStore } from '../../src/server/key-store.js';
 import { startServer } from '../../src/server/serve.js';
 import { tmpHome } from '../engine/support/tmp-home.js';
-import { type PgServer, startPostgres } from '../support/postgres-server.js';
+import { postgresForSuite } from '../support/postgres-suite.js';
 import { testRefdataStore } from './refdata-store-conformance.js';
 
-let server: PgServer;
-beforeAll(async () => {
-  server = await startPostgres();
-}, 60_000);
-afterAll(async () => {
-  await server?.stop();
-});
+const server = postgresForSuite();
 
 testRefdataStore('postgres', async () => {
   const url = await server.createDatabase();

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { allowPrivateTargets } from '../../src/delivery/target-guard.js';
 import { Engine } from '../../src/engine/engine.js';
 import { createPool } from '../../src/engine/postgres/connect.js';
@@ -9,16 +9,10 @@ import { createRegistry } from '../../src/kinds.js';
 import { labWebhookJob } from '../../src/lab/webhook.js';
 import { openKeyStore } from '../../src/server/key-store.js';
 import { tmpHome } from '../engine/support/tmp-home.js';
-import { type PgServer, startPostgres } from '../support/postgres-server.js';
+import { postgresForSuite } from '../support/postgres-suite.js';
 import { testKeyStore } from './key-store-conformance.js';
 
-let server: PgServer;
-beforeAll(async () => {
-  server = await startPostgres();
-}, 60_000);
-afterAll(async () => {
-  await server?.stop();
-});
+const server = postgresForSuite();
 
 // Each "node" opens the store as `assay serve --store` does, with its own home's keys/ folder.
 testKeyStore('postgres', async () => {

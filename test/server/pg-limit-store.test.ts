@@ -1,15 +1,8 @@
-import { afterAll, beforeAll } from 'vitest';
 import { PgLimitStore } from '../../src/server/postgres-limit-store.js';
-import { type PgServer, startPostgres } from '../support/postgres-server.js';
+import { postgresForSuite } from '../support/postgres-suite.js';
 import { testLimitStore } from './limit-store-conformance.js';
 
-let server: PgServer;
-beforeAll(async () => {
-  server = await startPostgres();
-}, 60_000);
-afterAll(async () => {
-  await server?.stop();
-});
+const server = postgresForSuite();
 
 testLimitStore('postgres', async () => {
   const url = await server.createDatabase();
