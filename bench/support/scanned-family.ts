@@ -25,6 +25,7 @@ import { promisify } from 'node:util';
 import { collect, newDocument, PAGE } from '../../fixtures/labs/gen/draw.js';
 import { encodeGreyPng } from '../../fixtures/labs/gen/png.js';
 import { createRng, type Rng, seedFor } from '../../fixtures/labs/gen/rng.js';
+import { type GreyImage, readPnm } from '../../src/lab/ocr-clean.js';
 import { expectedExtraction, manifest, pdfBytes } from '../../test/lab/fixture-files.js';
 import { type TruthRow, truthOf } from './score-extraction.js';
 
@@ -170,12 +171,6 @@ export async function scannedCases(opts: ScanOptions = {}): Promise<ScannedCase[
 
 // --- Rasterising ---------------------------------------------------------------------------------------------
 
-export interface GreyImage {
-  width: number;
-  height: number;
-  pixels: Uint8Array;
-}
-
 /** Every page of a committed fixture as 8-bit grey pixels at `dpi`. */
 async function rasterise(dir: string, fixture: string, dpi: number): Promise<GreyImage[]> {
   const input = join(dir, `${fixture}.pdf`);
@@ -198,34 +193,12 @@ async function rasterise(dir: string, fixture: string, dpi: number): Promise<Gre
 
 const pageOf = (file: string): number => Number(/-(\d+)\.pgm$/.exec(file)?.[1] ?? Number.NaN);
 
-/** Binary PGM (P5), 8-bit: a header of four whitespace-separated tokens, then one byte per pixel. */
-export function parsePgm(bytes: Uint8Array): GreyImage {
-  const tokens: string[] = [];
-  let i = 0;
-  while (tokens.length < 4) {
-    while (i < bytes.length && isSpace(bytes[i] as number)) i++;
-    if (bytes[i] === 0x23) {
-      // A comment, to the end of the line.
-      while (i < bytes.length && bytes[i] !== 0x0a) i++;
-      continue;
-    }
-    let token = '';
-    while (i < bytes.length && !isSpace(bytes[i] as number))
-      token += String.fromCharCode(bytes[i++] as number);
-    if (token === '') throw new Error('PGM: truncated header');
-    tokens.push(token);
-  }
-  i++; // the single whitespace byte after maxval
-  const [magic, w, h, max] = tokens;
-  const width = Number(w);
-  const height = Number(h);
-  if (magic !== 'P5' || Number(max) !== 255) throw new Error(`PGM: unsupported ${magic} maxval ${max}`);
-  const pixels = bytes.subarray(i, i + width * height);
-  if (pixels.length !== width * height) throw new Error('PGM: truncated pixels');
-  return { width, height, pixels: new Uint8Array(pixels) };
+/** pdftoppm's PGM page; the reader OCR uses for embedded images (8-bit P5/P6) reads it. */
+function parsePgm(bytes: Uint8Array): GreyImage {
+  const image = readPnm(bytes);
+  if (!image) throw new Error('PGM: not an 8-bit binary PGM');
+  return image;
 }
-
-const isSpace = (b: number): boolean => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
 
 // --- Degrading -----------------------------------------------------------------------------------------------
 
