@@ -1,7 +1,7 @@
 import { Args } from '@oclif/core';
 import { EngineCommand } from '../../src/cli/engine-command.js';
 import { formatsSee } from '../../src/cli/help.js';
-import { reportStatus } from '../../src/report/status.js';
+import { requireReportStatus } from '../../src/report/status.js';
 import type { ReportStatusRecord } from '../../src/schemas/report.js';
 
 export default class ReportStatus extends EngineCommand<typeof ReportStatus> {
@@ -21,7 +21,7 @@ export default class ReportStatus extends EngineCommand<typeof ReportStatus> {
   async run(): Promise<ReportStatusRecord> {
     const engine = await this.openEngine();
     try {
-      const record = await reportStatus(engine.store, this.args.jobId);
+      const record = await requireReportStatus(engine.store, this.args.jobId);
       for (const [key, value] of Object.entries(record))
         this.log(`${key.padEnd(14)} ${value ?? ''}`.trimEnd());
       return record;

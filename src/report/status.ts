@@ -55,21 +55,17 @@ function record(
  * generated and uploaded, so the status also reads the delivery jobs: processing while one is under way,
  * failed when the PDF could not be delivered. A failed status POST alone leaves the report completed: the
  * receiver polls this record precisely when its callback did not arrive. With `owner` (the server's
- * caller), a job of any other owner is not found.
+ * caller), a job of any other owner is not found. Null when not found.
  */
 export async function reportStatus(
   store: JobStore,
   jobId: string,
   opts: { owner?: string | null } = {},
-): Promise<ReportStatusRecord> {
+): Promise<ReportStatusRecord | null> {
   const job = await store.get(jobId);
   // Another key's job is answered exactly as a job that does not exist: its id tells nothing.
   const hidden = opts.owner !== undefined && job?.owner !== opts.owner;
-  if (!job || !isReportKind(job.kind) || hidden) {
-    throw new NotFoundError(`No report job with id ${jobId}.`, [
-      'List report jobs with `assay jobs list --kind report.full`.',
-    ]);
-  }
+  if (!job || !isReportKind(job.kind) || hidden) return null;
   if (job.state === 'held' || job.state === 'ready') return record(job, 'pending', job.updatedAt);
   if (job.state === 'running') return record(job, 'processing', job.updatedAt);
   if (endedFailed(job)) return record(job, 'failed', job.updatedAt, errorOf(job));
@@ -83,6 +79,15 @@ export async function reportStatus(
   return record(job, 'completed', updatedAt);
 }
 
+/** `reportStatus` for the CLI, where an unknown id is an error. */
+export async function requireReportStatus(store: JobStore, jobId: string): Promise<ReportStatusRecord> {
+  const status = await reportStatus(store, jobId);
+  if (status) return status;
+  throw new NotFoundError(`No report job with id ${jobId}.`, [
+    'List report jobs with `assay jobs list --kind report.full`.',
+  ]);
+}
+
 /** Resolve once the report job and all its deliveries have ended, then give its A3 record. */
 export async function waitForReport(
   store: JobStore,
@@ -91,7 +96,7 @@ export async function waitForReport(
 ): Promise<ReportStatusRecord> {
   for (;;) {
     opts.signal?.throwIfAborted();
-    const status = await reportStatus(store, jobId);
+    const status = await requireReportStatus(store, jobId);
     if (status.status === 'completed' || status.status === 'failed') {
       const job = await store.get(jobId);
       const pending =

@@ -5,7 +5,7 @@ import type { Engine } from '../engine/engine.js';
 import { SERVER_KEY_CACHE_MS } from './api-keys.js';
 import { registerAuth } from './auth.js';
 import { capConnectionsPerIp } from './connection-cap.js';
-import { detailErrorBody, labErrorBody, normaliseError } from './error-bodies.js';
+import { answerError, normaliseError, notFound } from './error-bodies.js';
 import { clientErrorHandler, frameworkErrors } from './framework-errors.js';
 import type { KeyStore } from './key-store.js';
 import { KeyVerifier } from './key-verifier.js';
@@ -111,19 +111,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.setErrorHandler((err, req, reply) => {
     const e = normaliseError(err);
     if (e.statusCode >= 500) req.log.error({ err: { type: (err as Error).name } }, 'request failed');
-    reply.status(e.statusCode).headers(e.headers);
-    return req.url.startsWith('/extraction') ? labErrorBody(e, req.id) : detailErrorBody(e);
+    return answerError(req, reply, e);
   });
-  app.setNotFoundHandler((req, reply) => {
-    const e = {
-      statusCode: 404,
-      code: 'not_found',
-      message: `No route ${req.method} ${req.url.split('?')[0]}.`,
-      headers: {},
-    };
-    reply.status(404);
-    return req.url.startsWith('/extraction') ? labErrorBody(e, req.id) : detailErrorBody(e);
-  });
+  app.setNotFoundHandler((req, reply) =>
+    notFound(req, reply, `No route ${req.method} ${req.url.split('?')[0]}.`),
+  );
 
   app.get('/healthz', async () => ({ status: 'ok' }));
   const health = opts.health ?? new StoreHealth(opts.db);

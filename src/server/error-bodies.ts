@@ -1,3 +1,4 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AssayError, stackTraceLimit } from '../errors.js';
 import { isStoreUnavailable } from './store-health.js';
 
@@ -117,3 +118,21 @@ export function labErrorBody(e: NormalisedError, requestId: string): LabErrorBod
 }
 
 export const detailErrorBody = (e: NormalisedError): DetailErrorBody => ({ detail: e.message });
+
+/** SPEC.md's body for an error on `path`: the lab body under /extraction, `{detail}` elsewhere. */
+export function errorBodyFor(path: string, e: NormalisedError, requestId: string) {
+  return path.startsWith('/extraction') ? labErrorBody(e, requestId) : detailErrorBody(e);
+}
+
+/** Set the error's status and headers on `reply` and give the body its route's area answers with. */
+export function answerError(req: FastifyRequest, reply: FastifyReply, e: NormalisedError) {
+  reply.status(e.statusCode).headers(e.headers);
+  return errorBodyFor(req.url, e, req.id);
+}
+
+/**
+ * The answer to a lookup that found nothing, returned by the route rather than thrown: an unknown id is an
+ * expected answer, and Fastify's error path (the throw, its hooks, the error handler) cost a third of a 404.
+ */
+export const notFound = (req: FastifyRequest, reply: FastifyReply, message: string) =>
+  answerError(req, reply, { statusCode: 404, code: 'not_found', message, headers: {} });

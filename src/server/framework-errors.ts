@@ -2,12 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ConnectionError, FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { detailErrorBody, labErrorBody, type NormalisedError, normaliseError } from './error-bodies.js';
-
-/** SPEC.md's body for an error on `path`: the lab body under /extraction, `{detail}` elsewhere. */
-export function errorBodyFor(path: string, e: NormalisedError, requestId: string) {
-  return path.startsWith('/extraction') ? labErrorBody(e, requestId) : detailErrorBody(e);
-}
+import { errorBodyFor, type NormalisedError, normaliseError } from './error-bodies.js';
 
 /**
  * Errors the router raises before any route or error handler runs (a malformed percent-encoding, a path

@@ -10,7 +10,7 @@ import { DELIVERY_KIND } from '../../src/report/delivery/payload.js';
 import { pdfPath, reportDir } from '../../src/report/files.js';
 import { type RenderFn, renderInline } from '../../src/report/render-pool.js';
 import { reportKinds } from '../../src/report/report-kind.js';
-import { deliveryJobs, reportStatus, waitForReport } from '../../src/report/status.js';
+import { deliveryJobs, reportStatus, requireReportStatus, waitForReport } from '../../src/report/status.js';
 import { submitReport } from '../../src/report/submit.js';
 import { parseReportRequest, reportCallbackSchema } from '../../src/schemas/report.js';
 import { fixtureJson } from './support/fixtures.js';
@@ -255,8 +255,9 @@ describe('report jobs and their deliveries', () => {
     for (const kind of reportKinds({ render: renderInline })) registry.register(kind);
     engine = Engine.open(home, registry);
     const { job } = await submitReport(engine, request({ callback_url: 'http://127.0.0.1:9/x' }), { home });
-    expect((await reportStatus(engine.store, job.id)).status).toBe('pending');
-    await expect(reportStatus(engine.store, 'no-such-job')).rejects.toThrow(/No report job/);
+    expect((await reportStatus(engine.store, job.id))?.status).toBe('pending');
+    expect(await reportStatus(engine.store, 'no-such-job')).toBeNull();
+    await expect(requireReportStatus(engine.store, 'no-such-job')).rejects.toThrow(/No report job/);
   });
 
   it('an idempotency key returns the existing job instead of a second one', async () => {

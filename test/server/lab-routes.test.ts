@@ -44,6 +44,7 @@ describe('lab routes (SPEC.md B) on a real server with a real webhook receiver',
   let server: RunningServer;
   let hook: Awaited<ReturnType<typeof webhookReceiver>>;
   let key: string;
+  let otherKey: string;
   let secret: string;
   const headers = () => ({ 'x-api-key': key, 'content-type': 'application/json' });
   const upload = (body: unknown) =>
@@ -67,6 +68,7 @@ describe('lab routes (SPEC.md B) on a real server with a real webhook receiver',
     const created = new ApiKeys(db, { home: home.dir }).create('lab');
     key = created.key;
     secret = created.apiKey.webhookSecret;
+    otherKey = new ApiKeys(db, { home: home.dir }).create('other').key;
     db.close();
     hook = await webhookReceiver();
     process.env.ASSAY_LIMIT_UPLOADS_PER_HOUR = '8';
@@ -205,6 +207,27 @@ describe('lab routes (SPEC.md B) on a real server with a real webhook receiver',
     const huge = await upload({ pdfFile: 'A'.repeat(15 * 1024 * 1024) });
     expect(huge.status).toBe(413);
     expect(await huge.json()).toMatchObject({ error: 'file_too_large' });
+  });
+
+  it('a job id answers only its own key and its own area, however often an unknown id is asked', async () => {
+    const pending = (await (await upload({ filename: 'mine.pdf' })).json()) as { jobId: string };
+    const as = (apiKey: string, path: string) =>
+      fetch(`${server.url}${path}`, { headers: { 'x-api-key': apiKey } });
+    const labStatus = `/extraction/lab/status/${pending.jobId}`;
+    // Asked twice: the second answer comes from the remembered miss and must be the same answer.
+    for (let i = 0; i < 2; i++) {
+      const foreign = await as(otherKey, labStatus);
+      expect(foreign.status).toBe(404);
+      expect(await foreign.json()).toMatchObject({ error: 'not_found', requestId: expect.any(String) });
+      const otherArea = await as(key, `/health-score/report/status/${pending.jobId}`);
+      expect(otherArea.status).toBe(404);
+      expect(await otherArea.json()).toEqual({ detail: `No report job with id ${pending.jobId}.` });
+      expect((await as(key, '/extraction/lab/results/no-such-job')).status).toBe(404);
+    }
+    // Neither miss hides the job from its owner.
+    const mine = await as(key, labStatus);
+    expect(mine.status).toBe(200);
+    expect(await mine.json()).toMatchObject({ jobId: pending.jobId });
   });
 
   it('past the hourly upload limit: 429 with details.retryAfterSeconds and Retry-After', async () => {

@@ -18,9 +18,10 @@ import {
   labUploadUrlSchema,
 } from '../../schemas/lab.js';
 import type { Area, AreaDeps } from '../app.js';
-import { HttpError } from '../error-bodies.js';
+import { HttpError, notFound } from '../error-bodies.js';
 import { limitsFromEnv } from '../limits.js';
 import { checkTargetUrl } from '../target-policy.js';
+import { UnknownJobs } from '../unknown-jobs.js';
 import { answerIn, CSV, FHIR_JSON } from './lab-formats.js';
 
 const MAX_PDF_BYTES = 10 * 1024 * 1024;
@@ -32,16 +33,20 @@ const err = (status: number, description: string) => ({ [status]: { description,
 const statusBody = z.object({ jobId: z.string(), status: z.string() }).loose();
 
 /**
- * The lab job with this id. Given an owner (the caller's key), another key's job is not found, so a job id
- * tells nothing to anyone but its owner; the pre-signed PUT passes none, its signature names the job.
+ * The lab job with this id, or null. Given an owner (the caller's key), another key's job is not found, so
+ * a job id tells nothing to anyone but its owner; the pre-signed PUT passes none, its signature names the
+ * job. Ids found missing for an owner are remembered (see UnknownJobs).
  */
-async function labJob(deps: AreaDeps, jobId: string, owner?: string | null) {
+async function findLabJob(deps: AreaDeps, unknown: UnknownJobs, jobId: string, owner?: string | null) {
+  if (owner !== undefined && unknown.has(owner, jobId)) return null;
   const job = await deps.engine.store.get(jobId);
-  const hidden = owner !== undefined && job?.owner !== owner;
-  if (job?.kind !== 'lab.extract' || hidden)
-    throw new HttpError(404, 'not_found', `No lab job with id ${jobId}.`);
-  return job;
+  if (job?.kind === 'lab.extract' && (owner === undefined || job.owner === owner)) return job;
+  if (owner !== undefined) unknown.add(owner, jobId);
+  return null;
 }
+
+const noLabJob = (req: FastifyRequest, reply: FastifyReply, jobId: string) =>
+  notFound(req, reply, `No lab job with id ${jobId}.`);
 
 /** SPEC.md B: upload (base64 or pre-signed PUT), status and results, over the lab.extract jobs. */
 export const labArea: Area = {
@@ -100,6 +105,7 @@ export const labArea: Area = {
 
   async register(app, deps) {
     const limits = limitsFromEnv();
+    const unknown = new UnknownJobs();
     // Jobs whose upload URL expired unused end failed (upload_expired) instead of waiting forever.
     const sweep = setInterval(() => {
       expireStaleUploads(deps.engine).catch((error: Error) =>
@@ -194,7 +200,7 @@ export const labArea: Area = {
       },
     );
 
-    app.put('/extraction/lab/upload/:jobId', { bodyLimit: MAX_PRESIGNED_BYTES }, async (req) => {
+    app.put('/extraction/lab/upload/:jobId', { bodyLimit: MAX_PRESIGNED_BYTES }, async (req, reply) => {
       const { jobId } = req.params as { jobId: string };
       const { expires, signature } = req.query as { expires?: string; signature?: string };
       const check = await checkUploadUrl(deps.home, jobId, expires, signature);
@@ -207,7 +213,8 @@ export const labArea: Area = {
             : 'The upload URL signature is not valid.',
         );
       }
-      const job = await labJob(deps, jobId);
+      const job = await findLabJob(deps, unknown, jobId);
+      if (!job) return noLabJob(req, reply, jobId);
       if (job.state !== 'held') throw new HttpError(409, 'conflict', `Job ${jobId} already has its file.`);
       if (!Buffer.isBuffer(req.body) || req.body.length === 0) {
         throw new HttpError(
@@ -222,12 +229,16 @@ export const labArea: Area = {
       return { jobId: released.id, status: released.status };
     });
 
-    app.get('/extraction/lab/status/:jobId', async (req) =>
-      labStatusBody(await labJob(deps, (req.params as { jobId: string }).jobId, req.apiKey?.id ?? null)),
-    );
+    app.get('/extraction/lab/status/:jobId', async (req, reply) => {
+      const { jobId } = req.params as { jobId: string };
+      const job = await findLabJob(deps, unknown, jobId, req.apiKey?.id ?? null);
+      return job ? labStatusBody(job) : noLabJob(req, reply, jobId);
+    });
 
     app.get('/extraction/lab/results/:jobId', async (req, reply) => {
-      const job = await labJob(deps, (req.params as { jobId: string }).jobId, req.apiKey?.id ?? null);
+      const { jobId } = req.params as { jobId: string };
+      const job = await findLabJob(deps, unknown, jobId, req.apiKey?.id ?? null);
+      if (!job) return noLabJob(req, reply, jobId);
       const body = labStatusBody(job);
       if (body.status === 'completed') return answerIn(body as ExtractionResults, req, reply);
       if (job.state === 'done' || job.state === 'failed' || job.state === 'cancelled') {

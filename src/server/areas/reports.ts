@@ -11,8 +11,9 @@ import {
   reportStatusRecordSchema,
 } from '../../schemas/report.js';
 import type { Area, AreaDeps } from '../app.js';
-import { HttpError } from '../error-bodies.js';
+import { HttpError, notFound } from '../error-bodies.js';
 import { checkTargetUrl } from '../target-policy.js';
+import { UnknownJobs } from '../unknown-jobs.js';
 
 const submitResponses = {
   202: { description: 'Accepted', schema: reportAckSchema },
@@ -95,9 +96,16 @@ export const reportsArea: Area = {
 
     app.post('/health-score/report', { bodyLimit: 5 * 1024 * 1024 }, accept('full'));
     app.post('/health-score/report/condensed', { bodyLimit: 1024 * 1024 }, accept('condensed'));
-    app.get('/health-score/report/status/:job_id', async (req) => {
+    const unknown = new UnknownJobs();
+    app.get('/health-score/report/status/:job_id', async (req, reply) => {
       const { job_id } = req.params as { job_id: string };
-      return reportStatus(deps.engine.store, job_id, { owner: req.apiKey?.id ?? null });
+      const owner = req.apiKey?.id ?? null;
+      const status = unknown.has(owner, job_id)
+        ? null
+        : await reportStatus(deps.engine.store, job_id, { owner });
+      if (status) return status;
+      unknown.add(owner, job_id);
+      return notFound(req, reply, `No report job with id ${job_id}.`);
     });
   },
 };
