@@ -1,5 +1,5 @@
 import type { ApiKey } from './api-keys.js';
-import { hashKey, KEY_PREFIX } from './key-material.js';
+import { hashKey, KEY_PREFIX, MAX_KEY_LENGTH } from './key-material.js';
 import type { KeyStore } from './key-store.js';
 
 const MAX_CACHED_KEYS = 1_000;
@@ -9,6 +9,10 @@ const MAX_CACHED_KEYS = 1_000;
  * once (no promise): a store read per request was a large share of a small request's cost, and with a
  * PostgreSQL store it would be a network round trip. A key revoked anywhere is therefore refused by this
  * process at most `cacheMs` later.
+ *
+ * The caches are looked up by the presented value itself, so a cached key costs no hash: the store keeps
+ * only hashes, but this process already holds every presented key in its request headers, and an entry
+ * lives no longer than `cacheMs` past its last refresh (or until the cache is full and cleared).
  */
 export class KeyVerifier {
   private readonly recent = new Map<string, { key: ApiKey; until: number }>();
@@ -18,7 +22,7 @@ export class KeyVerifier {
    * presented before it is created (256 random bits), so a refusal cached here never hides a new key.
    */
   private readonly refused = new Map<string, number>();
-  /** Reads under way per hash, so a burst on a key not yet cached asks the store once. */
+  /** Reads under way per key, so a burst on a key not yet cached asks the store once. */
   private readonly pending = new Map<string, Promise<ApiKey | null>>();
 
   constructor(
@@ -28,33 +32,33 @@ export class KeyVerifier {
 
   /** The active key matching a presented header value, or null: synchronous when it is cached. */
   check(presented: string | undefined, now = Date.now()): ApiKey | null | Promise<ApiKey | null> {
-    if (!presented?.startsWith(KEY_PREFIX)) return null;
-    const hash = hashKey(presented);
-    const cached = this.recent.get(hash);
+    // The length cap also bounds what the caches below can hold.
+    if (!presented?.startsWith(KEY_PREFIX) || presented.length > MAX_KEY_LENGTH) return null;
+    const cached = this.recent.get(presented);
     if (cached && cached.until > now) return cached.key;
-    if ((this.refused.get(hash) ?? 0) > now) return null;
-    let read = this.pending.get(hash);
+    if ((this.refused.get(presented) ?? 0) > now) return null;
+    let read = this.pending.get(presented);
     if (!read) {
-      read = this.read(hash, now);
-      this.pending.set(hash, read);
+      read = this.read(presented, now);
+      this.pending.set(presented, read);
     }
     return read;
   }
 
-  private async read(hash: string, now: number): Promise<ApiKey | null> {
+  private async read(presented: string, now: number): Promise<ApiKey | null> {
     try {
-      const key = await this.store.findActive(hash);
+      const key = await this.store.findActive(hashKey(presented));
       if (key) {
         if (this.recent.size >= MAX_CACHED_KEYS) this.recent.clear();
-        this.recent.set(hash, { key, until: now + this.cacheMs });
+        this.recent.set(presented, { key, until: now + this.cacheMs });
       } else {
-        this.recent.delete(hash);
+        this.recent.delete(presented);
         if (this.refused.size >= MAX_CACHED_KEYS) this.refused.clear();
-        this.refused.set(hash, now + this.cacheMs);
+        this.refused.set(presented, now + this.cacheMs);
       }
       return key;
     } finally {
-      this.pending.delete(hash);
+      this.pending.delete(presented);
     }
   }
 }
