@@ -9,6 +9,7 @@
  * `npm run bench -- real DIR [--verbose] [--truth DIR] [--keep]`. Without DIR, or with no PDF there that
  * has a truth file, it says so and exits 0. Needs `npm run build` first.
  */
+
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
@@ -19,6 +20,7 @@ import { parseArgs } from 'node:util';
 import { execa } from 'execa';
 import { z } from 'zod';
 import { renderTable } from '../src/cli/table.js';
+import { builtPath } from './support/built.js';
 import {
   countHits,
   type Identifier,
@@ -109,8 +111,7 @@ export async function run(args: string[] = []): Promise<void> {
     );
     return;
   }
-  if (!existsSync(join(ROOT, 'dist/commands/lab/extract.js')))
-    throw new Error('real: the CLI is not built; run `npm run build` first.');
+  builtPath('commands/lab/extract.js', 'real');
 
   // Read before anything from the run is printed: every printed line passes through redact().
   const identifiers = new Map<string, Identifier[]>();

@@ -28,11 +28,24 @@ import { join } from 'node:path';
 import { constants, gzipSync } from 'node:zlib';
 import Fastify from 'fastify';
 import pino from 'pino';
-import { openEngine } from '../src/cli/engine.js';
-import { openDatabase } from '../src/engine/sqlite/open-database.js';
-import { ApiKeys } from '../src/server/api-keys.js';
-import { startServer } from '../src/server/serve.js';
+import { importBuilt } from './support/built.js';
 import { type CannonRequest, type Measurement, measure, median } from './support/cannon.js';
+
+// The server as users run it: the built code, not the sources through the bench's TypeScript loader, which
+// adds work of its own to every request (a name helper on each closure).
+const { openEngine } = await importBuilt<typeof import('../src/cli/engine.js')>('src/cli/engine.js', 'serve');
+const { openDatabase } = await importBuilt<typeof import('../src/engine/sqlite/open-database.js')>(
+  'src/engine/sqlite/open-database.js',
+  'serve',
+);
+const { ApiKeys } = await importBuilt<typeof import('../src/server/api-keys.js')>(
+  'src/server/api-keys.js',
+  'serve',
+);
+const { startServer } = await importBuilt<typeof import('../src/server/serve.js')>(
+  'src/server/serve.js',
+  'serve',
+);
 
 const TARGET = { rps: 5_000, p99Ms: 25, ratio: 0.8 };
 const CONNECTIONS = [10, 100];
