@@ -3,16 +3,17 @@
  * depends on (pdf-parse itself returns text without positions). extractLayout is a pure async function of
  * the file's bytes, so it can run inside a worker thread, away from the HTTP event loop.
  */
+import { budgetFromEnv, checkInflatedSize, DocumentTooComplexError } from './document-budget.js';
+import { InvalidPdfError } from './errors.js';
+import { buildLines, type LayoutOptions, type Line, round, type TextItem } from './layout.js';
 import {
   getDocument,
   type PDFDocumentProxy,
   type PDFPageProxy,
+  threadWorker,
   Util,
   VerbosityLevel,
-} from 'pdfjs-dist/legacy/build/pdf.mjs';
-import { budgetFromEnv, checkInflatedSize, DocumentTooComplexError } from './document-budget.js';
-import { InvalidPdfError } from './errors.js';
-import { buildLines, type LayoutOptions, type Line, round, type TextItem } from './layout.js';
+} from './pdfjs.js';
 
 export interface PageLayout {
   pageNumber: number;
@@ -62,6 +63,7 @@ async function open(pdf: Uint8Array): Promise<PDFDocumentProxy> {
     isEvalSupported: false,
     disableFontFace: true,
     useSystemFonts: false,
+    worker: threadWorker().worker,
   });
   try {
     return await task.promise;
