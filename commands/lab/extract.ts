@@ -97,6 +97,9 @@ export default class LabExtract extends EngineCommand<typeof LabExtract> {
       throw new UsageError('Pass PDF files or --watch DIR, not both.', [
         'Drop the files into the watched folder instead.',
       ]);
+    const files = this.flags.watch ? [] : await collectPdfs(inputs);
+    // The threads compile pdf.js and the pipeline while this thread opens the store and submits the batch.
+    sharedThreadPool().prestart(files.length);
     const engine = await this.openEngine();
     engine.startWorker({
       concurrency: this.flags.concurrency ?? defaultConcurrency(),
@@ -105,8 +108,6 @@ export default class LabExtract extends EngineCommand<typeof LabExtract> {
     if (this.flags.watch) return this.watchFolder(engine, resolve(this.flags.watch));
     const stopSignals = onShutdownSignal(() => shutdown(engine));
     try {
-      const files = await collectPdfs(inputs);
-      sharedThreadPool().prestart(files.length);
       return await this.extractBatch(engine, files);
     } finally {
       stopSignals();
