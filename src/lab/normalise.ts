@@ -35,7 +35,7 @@ function singleTestCode(results: readonly PanelResult[]): string | null {
 }
 
 export function normaliseRow(row: ParsedRow, panelName: string): PanelResult {
-  const loinc = matchLoinc(row.biomarker, { unit: row.resultUnit, panel: panelName });
+  const loinc = matchLoinc(row.biomarker, { unit: row.resultUnit, panel: panelName, value: row.resultValue });
   const ucum = row.resultUnit === null ? null : normaliseUnit(row.resultUnit);
   const bounds = parseReferenceRange(row.referenceRangeText);
   return {

@@ -91,6 +91,8 @@ interface ContextFacts {
   panelTokens: ReadonlySet<string> | null;
   noUnit: boolean;
   inPanel: boolean;
+  /** The result is a word or a grade (ordinal), a number (quantitative), or not known. */
+  valueScale: 'Ord' | 'Qn' | undefined;
 }
 
 function factsOf(ctx: MatchContext | undefined): ContextFacts {
@@ -105,7 +107,34 @@ function factsOf(ctx: MatchContext | undefined): ContextFacts {
     panelTokens: ctx?.panel ? new Set(nameTokens(normaliseName(ctx.panel))) : null,
     noUnit: unit === '',
     inPanel: hint !== null || Boolean(ctx?.panel?.trim()),
+    valueScale: valueScale(ctx?.value),
   };
+}
+
+/** Grades such as 1+ and 2+ are ordinal although they hold a digit; `<0.2` and `6-10` are quantities. */
+const GRADE = /^\d\s*\+$/;
+
+function valueScale(value: string | null | undefined): 'Ord' | 'Qn' | undefined {
+  const text = value?.trim();
+  if (!text) return undefined;
+  return /\d/.test(text) && !GRADE.test(text) ? 'Qn' : 'Ord';
+}
+
+/** LOINC scales an ordinal or nominal result is reported on. */
+const QUALITATIVE_SCALES = new Set(['Ord', 'Nom']);
+
+/**
+ * How well the code's scale fits the printed result. LOINC pairs each test-strip analyte (glucose,
+ * ketones, protein, bilirubin in urine) as a [Presence] code for results read as NEGATIVE, Trace or 1+ and
+ * a [Mass/volume] code for numbers (loinc.org/24357-6): the printed result tells which. Weaker than the
+ * unit, so a word printed with a unit (NONE SEEN /HPF) keeps the unit's code.
+ */
+function scaleFit(entry: LoincEntry, scale: 'Ord' | 'Qn' | undefined): number {
+  if (scale === undefined) return 0;
+  const qualitative = QUALITATIVE_SCALES.has(entry.scale);
+  if (!qualitative && entry.scale !== 'Qn') return 0;
+  if (scale === 'Ord') return qualitative ? 2 : -2;
+  return qualitative ? -1 : 1;
 }
 
 function weigh(entry: LoincEntry, facts: ContextFacts): Evidence {
@@ -116,6 +145,7 @@ function weigh(entry: LoincEntry, facts: ContextFacts): Evidence {
   if (unitOk !== undefined) score += unitOk ? 4 : -4;
   if (systemOk !== undefined) score += systemOk ? 2 : facts.hintDecisive ? -3 : -1;
   if (panelOk) score += 1;
+  score += scaleFit(entry, facts.valueScale);
   // Inside a panel, a row printed without a unit is usually a qualitative result (NEGATIVE, CLEAR, YELLOW).
   if (facts.noUnit && facts.inPanel && entry.exampleUcum === null) score += 0.5;
   return { entry, unitOk, systemOk, panelOk, score };

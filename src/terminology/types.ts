@@ -22,6 +22,8 @@ export interface MatchContext {
   unit?: string | null;
   panel?: string | null;
   specimen?: string | null;
+  /** The printed result: a word (NEGATIVE, Trace, 1+) is an ordinal result, a number a quantity. */
+  value?: string | null;
 }
 
 /** An OpenAI-compatible chat endpoint, configured by ASSAY_LLM_URL; absent means offline only. */

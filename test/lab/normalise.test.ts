@@ -62,13 +62,14 @@ describe('normaliseRow', () => {
     });
   });
 
-  it('uses the panel to tell urine glucose from serum glucose', () => {
-    const urine = normaliseRow(
-      row({ resultValue: 'NEGATIVE', resultUnit: null, referenceRangeText: 'NEGATIVE' }),
-      'URINALYSIS, COMPLETE',
-    );
-    expect(urine.loincCode).toBe('5792-7');
-    expect(urine.resultType).toBe('string');
+  it('uses the panel to tell urine glucose from serum glucose, and the result to tell presence from amount', () => {
+    const urine = (resultValue: string) =>
+      normaliseRow(
+        row({ resultValue, resultUnit: null, referenceRangeText: 'NEGATIVE' }),
+        'URINALYSIS, COMPLETE',
+      );
+    expect(urine('NEGATIVE')).toMatchObject({ loincCode: '25428-4', resultType: 'string' });
+    expect(urine('100')).toMatchObject({ loincCode: '5792-7', resultType: 'numeric' });
   });
 
   it('gives no UCUM code and no method when no unit is printed', () => {

@@ -67,6 +67,24 @@ describe('ambiguous names resolved by context', () => {
   });
 });
 
+describe('the printed result chooses between presence and amount (loinc.org/24357-6)', () => {
+  const cases: Array<[string, string | null, string, string, string]> = [
+    ['GLUCOSE', null, 'URINALYSIS, COMPLETE', 'NEGATIVE', '25428-4'],
+    ['Protein', null, 'Urinalysis, Routine', 'Trace', '20454-5'],
+    ['Ketones', null, 'Urinalysis, Routine', '1+', '2514-8'],
+    ['GLUCOSE', null, 'URINALYSIS, COMPLETE', '100', '5792-7'],
+    ['PROTEIN', 'mg/dL', 'URINALYSIS', '30', '5804-0'],
+    // A unit outweighs the word: NONE SEEN per high-power field is still a count.
+    ['BACTERIA', '/HPF', 'URINALYSIS, MICROSCOPIC', 'NONE SEEN', '5769-5'],
+    ['Bacteria', null, 'Urinalysis, Routine', 'Few', '25145-4'],
+    // One code only: a word result does not push a blood test away from it.
+    ['GLUCOSE', 'mg/dL', 'COMPREHENSIVE METABOLIC PANEL', 'SEE NOTE', '2345-7'],
+  ];
+  it.each(cases)('%s [%s] %s = %s -> %s', (name, unit, panel, value, code) => {
+    expect(matchLoinc(name, { unit, panel, value }).loincCode).toBe(code);
+  });
+});
+
 /** A stand-in for an OpenAI-compatible endpoint: answers every chat completion with `reply`. */
 async function startFakeLlm(
   reply: () => string,
