@@ -8,11 +8,11 @@ import { InvalidPdfError } from './errors.js';
 import { buildLines, type LayoutOptions, type Line, round, type TextItem } from './layout.js';
 import {
   getDocument,
+  OPEN_OPTIONS,
   type PDFDocumentProxy,
   type PDFPageProxy,
   threadWorker,
   Util,
-  VerbosityLevel,
 } from './pdfjs.js';
 
 export interface PageLayout {
@@ -59,10 +59,7 @@ async function open(pdf: Uint8Array): Promise<PDFDocumentProxy> {
   const task = getDocument({
     // A fresh plain Uint8Array: pdf.js refuses Buffers and takes ownership of what it is given.
     data: new Uint8Array(pdf),
-    verbosity: VerbosityLevel.ERRORS,
-    isEvalSupported: false,
-    disableFontFace: true,
-    useSystemFonts: false,
+    ...OPEN_OPTIONS,
     worker: threadWorker().worker,
   });
   try {

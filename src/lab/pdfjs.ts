@@ -12,7 +12,15 @@ import { DirectPort } from './pdfjs-port.js';
 /** What was put back, for the test that pins this down. */
 export const restoredBuiltins: readonly string[] = restoreNatives(natives);
 
-export const { getDocument, Util, VerbosityLevel } = pdfjs;
+export const { getDocument, Util } = pdfjs;
+
+/** How every document is opened: no eval, no font loading, no system fonts, only errors logged. */
+export const OPEN_OPTIONS = {
+  verbosity: pdfjs.VerbosityLevel.ERRORS,
+  isEvalSupported: false,
+  disableFontFace: true,
+  useSystemFonts: false,
+} as const;
 export type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 
 /** What pdf.worker.mjs publishes when it loads (the only way it is reachable with types). */

@@ -1,15 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { getDocument, restoredBuiltins, threadWorker, VerbosityLevel } from '../../src/lab/pdfjs.js';
+import { getDocument, OPEN_OPTIONS, restoredBuiltins, threadWorker } from '../../src/lab/pdfjs.js';
 import { manifest, pdfBytes } from './fixture-files.js';
 
 /** Every page's text items, or the error's name: with pdf.js's own loopback port or with ours. */
 async function textOf(pdf: Uint8Array, direct: boolean): Promise<unknown> {
   const task = getDocument({
     data: new Uint8Array(pdf),
-    verbosity: VerbosityLevel.ERRORS,
-    isEvalSupported: false,
-    disableFontFace: true,
-    useSystemFonts: false,
+    ...OPEN_OPTIONS,
     ...(direct ? { worker: threadWorker().worker } : {}),
   });
   try {
