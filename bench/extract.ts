@@ -6,8 +6,9 @@
  * - CLI: the built `assay lab extract <files> --out <dir> --json` in a fresh home, timed from spawn to exit,
  *   with ASSAY_THREADS extraction threads (default 2, the machine's cores). Everything a user waits for:
  *   start-up, the store, thread start, module compilation, cold JIT.
- * - Warm: a ThreadPool of the same size in this process, from the same built code, run over the whole
- *   corpus once to warm it, then timed over it again: the rate the pipeline reaches once nothing is cold.
+ * - Warm: a ThreadPool of the same size in this process, from the same built code, timed over the whole
+ *   corpus twice: the first pass is what fresh threads manage (the CLI's ratio to it is what the process,
+ *   store, jobs and outputs add), the second the rate the pipeline reaches once nothing is cold.
  * Target (issue #19): the CLI at >= 0.8x the warm rate.
  */
 import { spawnSync } from 'node:child_process';
@@ -34,7 +35,11 @@ function corpus(copies: number): { name: string; pdf: Uint8Array }[] {
   ).flat();
 }
 
-async function warmRate(docs: { pdf: Uint8Array }[], threads: number): Promise<number> {
+/** The pool's rate on its first pass (fresh threads, as the CLI has) and on the second (warm). */
+async function poolRates(
+  docs: { pdf: Uint8Array }[],
+  threads: number,
+): Promise<{ cold: number; warm: number }> {
   // Built, like the CLI: under tsx the threads would also parse pdf.js's source maps.
   const { ThreadPool } = await importBuilt<typeof import('../src/lab/thread-pool.js')>(
     'src/lab/thread-pool.js',
@@ -42,11 +47,14 @@ async function warmRate(docs: { pdf: Uint8Array }[], threads: number): Promise<n
   );
   const pool = new ThreadPool(threads);
   const all = () => Promise.all(docs.map((d) => pool.run(d.pdf, { rejectIfPHI: false, anyLab: false })));
-  try {
-    await all();
+  const rate = async () => {
     const start = performance.now();
     await all();
     return docs.length / ((performance.now() - start) / 1000);
+  };
+  try {
+    const cold = await rate();
+    return { cold, warm: await rate() };
   } finally {
     await pool.close();
   }
@@ -84,12 +92,16 @@ export async function run(args: string[] = []): Promise<void> {
       return file;
     });
     const cli = cliRate(files, threads, dir);
-    const warm = await warmRate(docs, threads);
-    const ratio = cli.rate / warm;
+    const pool = await poolRates(docs, threads);
+    const ratio = cli.rate / pool.warm;
     console.log(`extract bench: ${docs.length} text PDFs, ${threads} extraction threads`);
     console.log(`assay lab extract (built CLI)  ${cli.rate.toFixed(1)} PDFs/s (${cli.seconds.toFixed(1)} s)`);
+    // What the CLI adds to the threads' own cold start: process, store, jobs, outputs.
     console.log(
-      `warm in-process pool            ${warm.toFixed(1)} PDFs/s   CLI at ${ratio.toFixed(2)}x  ` +
+      `in-process pool, first pass    ${pool.cold.toFixed(1)} PDFs/s   CLI at ${(cli.rate / pool.cold).toFixed(2)}x`,
+    );
+    console.log(
+      `warm in-process pool            ${pool.warm.toFixed(1)} PDFs/s   CLI at ${ratio.toFixed(2)}x  ` +
         (ratio >= TARGET_RATIO ? 'ok' : `below target (${TARGET_RATIO}x)`),
     );
   } finally {
