@@ -155,7 +155,7 @@ describe('--store postgres:// (real CLI processes, real PostgreSQL)', () => {
       { ASSAY_HOME: homeA.dir },
     );
     expect(down.exitCode).toBe(1);
-    expect(down.stderr).toMatch(/Cannot use the PostgreSQL job store/);
+    expect(down.stderr).toMatch(/Cannot use the PostgreSQL store at /);
     expect(`${down.stdout}${down.stderr}`).not.toContain('hunter2-secret');
   });
 

@@ -42,7 +42,7 @@ export function openFailure(url: string, cause: unknown): unknown {
 
 export function unreachable(url: string, cause: unknown): StoreError {
   return new StoreError(
-    `Cannot use the PostgreSQL job store at ${describeUrl(url)}: ${(cause as Error).message}`,
+    `Cannot use the PostgreSQL store at ${describeUrl(url)}: ${(cause as Error).message}`,
     {
       cause,
       suggestions: [

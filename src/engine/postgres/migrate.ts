@@ -35,7 +35,7 @@ export async function migratePg(pool: pg.Pool): Promise<MigrationReport> {
     const current = rows[0]?.v ?? 0;
     if (current > latest) {
       throw new StoreError(
-        `The PostgreSQL job store was written by a newer assay (schema ${current}, this one knows ${latest}).`,
+        `The PostgreSQL store was written by a newer assay (schema ${current}, this one knows ${latest}).`,
         { suggestions: ['Upgrade assay on this node to the version the other nodes run.'] },
       );
     }
