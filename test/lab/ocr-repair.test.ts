@@ -109,12 +109,30 @@ describe('OCR doubts on a row', () => {
     expect(codes(row({ biomarker: 'EPA', resultValue: '17', referenceRangeText: '0.2-2.3', ocr }))).toEqual([
       ['ocr_suspect_decimal', 2],
     ]);
-    // In range, or far from any reading of it: not a dropped point.
+    // In range, or far from any reading of it: not a dropped point (an unflagged 1500 is doubted for that).
     expect(
       codes(row({ biomarker: 'MCHC', resultValue: '33', referenceRangeText: '32.0-36.0', ocr })),
     ).toEqual([]);
     expect(
-      codes(row({ biomarker: 'GLUCOSE', resultValue: '1500', referenceRangeText: '65-99', ocr })),
+      codes(row({ biomarker: 'GLUCOSE', resultValue: '1500', referenceRangeText: '65-99', flag: 'H', ocr })),
     ).toEqual([]);
+  });
+
+  it('flags a value its printed flag contradicts: out of range and unflagged, or flagged on the other side', () => {
+    const ocr = { repaired: false, confidence: 96 };
+    const read = (resultValue: string, flag: string | null, referenceRangeText = '0.57-1.00') =>
+      codes(row({ resultValue, flag, referenceRangeText, ocr }));
+    expect(read('9.69', null)).toEqual([['ocr_flag_disagrees', 2]]);
+    expect(read('0.69', 'H')).toEqual([['ocr_flag_disagrees', 2]]);
+    expect(read('1.69', 'Low')).toEqual([['ocr_flag_disagrees', 2]]);
+    expect(read('250', null, '<200')).toEqual([['ocr_flag_disagrees', 2]]);
+    // Agreeing, or a mark that names no side, or no bounds to compare with.
+    expect(read('0.69', null)).toEqual([]);
+    expect(read('1.69', 'High')).toEqual([]);
+    expect(read('0.31', 'L')).toEqual([]);
+    expect(read('1.69', 'A')).toEqual([]);
+    expect(read('1.69', null, 'See note')).toEqual([]);
+    // The same row from a text layer is what the lab printed: nothing to doubt.
+    expect(codes(row({ resultValue: '9.69', referenceRangeText: '0.57-1.00' }))).toEqual([]);
   });
 });

@@ -47,7 +47,7 @@ const OCR_CONFIDENT = 80;
 /**
  * What OCR may have got wrong: a value or unit repaired from a look-alike character, a word read with low
  * confidence, a value ten or a hundred times outside its range where the range holds it with a decimal
- * point put back (a dropped point). Flagged, never changed silently.
+ * point put back (a dropped point), a value its printed flag contradicts. Flagged, never changed silently.
  */
 function ocrDoubts(row: ParsedRow): ValidationFlag[] {
   if (!row.ocr) return [];
@@ -83,7 +83,40 @@ function ocrDoubts(row: ParsedRow): ValidationFlag[] {
         row.pageNumber,
       ),
     );
+  else if (flagDisagrees(row))
+    flags.push(
+      flag(
+        'ocr_flag_disagrees',
+        'warning',
+        `${row.biomarker} has a value and a printed flag that disagree; one of them may be misread`,
+        row.pageNumber,
+      ),
+    );
   return flags;
+}
+
+const HIGH_FLAG = /^(h|hh|high)$/i;
+const LOW_FLAG = /^(l|ll|low)$/i;
+const PLAIN_VALUE = /^\d+(?:\.\d+)?$/;
+
+/**
+ * Labs print H or L beside every result outside its range, and nothing beside one inside it. When a read
+ * value and the printed flag disagree (outside the range and unflagged, or flagged on the other side), one
+ * of them was misread: creatinine 0.69 read as 9.69 beside 0.57-1.00 and no flag. Other marks (A,
+ * Abnormal, !) say nothing about the side and are not compared.
+ */
+function flagDisagrees(row: ParsedRow): boolean {
+  const text = row.resultValue?.trim() ?? '';
+  const { min, max } = parseReferenceRange(row.referenceRangeText);
+  if (!PLAIN_VALUE.test(text) || (min === null && max === null)) return false;
+  const value = Number(text);
+  const above = max !== null && value > max;
+  const below = min !== null && value < min;
+  const printed = row.flag?.trim() ?? '';
+  if (printed === '') return above || below;
+  if (HIGH_FLAG.test(printed)) return !above;
+  if (LOW_FLAG.test(printed)) return !below;
+  return false;
 }
 
 /** A value that is one bound ("<200", ">=40"), as reference ranges and risk-category columns print them. */
