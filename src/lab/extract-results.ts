@@ -4,7 +4,6 @@
  * name, collection date and DOB verification it found on the way.
  */
 import { normalisePanels } from './normalise.js';
-import { repairOcrRows } from './ocr-rows.js';
 import type { DocumentLayout } from './pdf-text.js';
 import { parseReport } from './table/parse-report.js';
 import type { ExtractionCore, LabPanel, MergeAction, Vendor } from './types.js';
@@ -18,12 +17,11 @@ export type ExtractedResults = Omit<ExtractionCore, 'labName' | 'verification' |
 
 export function extractResults(layout: DocumentLayout, opts: ExtractResultsOptions): ExtractedResults {
   const parsed = parseReport(layout, opts.vendor);
-  const repairs = repairOcrRows(parsed.panels);
   const panels = normalisePanels(parsed.panels, { dateCollected: opts.dateCollected });
   return {
     panels,
     mergeActions: parsed.mergeActions.map((merge) => withPanelCode(merge, panels)),
-    validationFlags: [...parsed.validationFlags, ...repairs],
+    validationFlags: parsed.validationFlags,
     coverage: parsed.coverage,
   };
 }

@@ -1,12 +1,14 @@
 /**
- * Parse stage of lab extraction: a document's layout -> panels of result rows as printed, the merges of
- * panels continued across pages, the doubts met on the way, and how much of what looked like results was
- * read. Terminology comes later (normalise.ts).
+ * Parse stage of lab extraction: a document's layout -> panels of result rows as printed (OCR misreadings
+ * repaired where one reading is possible), the merges of panels continued across pages, the doubts about
+ * the rows and lines, and how much of what looked like results was read. Terminology comes later
+ * (normalise.ts).
  */
+import { repairOcrRows } from '../ocr-rows.js';
 import type { DocumentLayout } from '../pdf-text.js';
 import type { Coverage, MergeAction, ParsedPanel, ValidationFlag, Vendor } from '../types.js';
 import { dropRepeatedCopies } from './copies.js';
-import { noTableFlag, unreadRowFlag } from './doubts.js';
+import { noTableFlag, rowDoubts, unreadRowFlag } from './doubts.js';
 import type { TableHeader } from './header.js';
 import { type LineView, viewLines } from './line-view.js';
 import { readLine } from './row-reader.js';
@@ -36,10 +38,19 @@ export function parseReport(layout: DocumentLayout, vendor: Vendor | 'generic'):
   const walked = walkTable(lines);
   const panels = dropRepeatedCopies(walked.panels, layout, vendor, walked.strictRows);
   if (vendor === 'labcorp') stripUnraisedCodes(panels, layout);
+  const repairs = repairOcrRows(panels);
+  // Doubted as they stand at the end (codes stripped, OCR misreadings repaired, copies dropped), so each
+  // flag names the test as the results do.
+  const doubts = panels.flatMap((panel) => panel.rows.flatMap(rowDoubts));
   const readViews = new Set([...walked.readLines].map((line) => line.view));
   const unread = unreadRows(pages.flat(), readViews, panels);
   const resultsRead = panels.reduce((n, panel) => n + panel.rows.length, 0);
-  const flags = [...walked.validationFlags, ...unread.map((view) => unreadRowFlag(view.pageNumber))];
+  const flags = [
+    ...walked.validationFlags,
+    ...repairs,
+    ...doubts,
+    ...unread.map((view) => unreadRowFlag(view.pageNumber)),
+  ];
   return {
     panels,
     mergeActions: panels.flatMap(mergesOf),

@@ -8,7 +8,7 @@
  * interpretive tables) is read past.
  */
 import type { ParsedPanel, ParsedRow, ValidationFlag } from '../types.js';
-import { rowDoubts, withoutNameFlag } from './doubts.js';
+import { withoutNameFlag } from './doubts.js';
 import { COLUMN_SLACK, columnRole } from './header.js';
 import type { TableLine } from './table-lines.js';
 import { measureTable, type TableMetrics } from './table-metrics.js';
@@ -256,7 +256,6 @@ function addRow(
       ? { ocr: { repaired: source.ocrRepaired, confidence: source.ocrConfidence } }
       : {}),
   };
-  state.flags.push(...rowDoubts(row));
   if (isHeadingLevelRow(line, metrics) || !state.current) {
     // A test printed at the heading indent is a panel of its own (Quest's single-test panels).
     state.current = { panelName: row.biomarker, pageNumber: row.pageNumber, rows: [] };
