@@ -135,4 +135,14 @@ describe('OCR doubts on a row', () => {
     // The same row from a text layer is what the lab printed: nothing to doubt.
     expect(codes(row({ resultValue: '9.69', referenceRangeText: '0.57-1.00' }))).toEqual([]);
   });
+
+  it('flags values in no shape a report prints: stray punctuation, a decimal comma, letters in ones and twos', () => {
+    const ocr = { repaired: false, confidence: 96 };
+    const read = (resultValue: string) => codes(row({ resultValue, referenceRangeText: null, ocr }));
+    for (const misread of ['52:1:', '1]', '157.', '12,7', 'i', 'ue', 'y By'])
+      expect(read(misread), misread).toEqual([['ocr_malformed_value', 2]]);
+    for (const printed of ['1,234', '6-10', '1+', '1:160', '12.7', 'ND', 'None seen', 'Few', 'TNP'])
+      expect(read(printed), printed).toEqual([]);
+    expect(codes(row({ resultValue: '52:1:', referenceRangeText: null }))).toEqual([]);
+  });
 });

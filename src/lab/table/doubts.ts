@@ -47,7 +47,8 @@ const OCR_CONFIDENT = 80;
 /**
  * What OCR may have got wrong: a value or unit repaired from a look-alike character, a word read with low
  * confidence, a value ten or a hundred times outside its range where the range holds it with a decimal
- * point put back (a dropped point), a value its printed flag contradicts. Flagged, never changed silently.
+ * point put back (a dropped point), a value its printed flag contradicts, a value in no shape a report
+ * prints. Flagged, never changed silently.
  */
 function ocrDoubts(row: ParsedRow): ValidationFlag[] {
   if (!row.ocr) return [];
@@ -62,6 +63,15 @@ function ocrDoubts(row: ParsedRow): ValidationFlag[] {
         'ocr_low_confidence',
         'warning',
         `${row.biomarker} was read by OCR with low confidence`,
+        row.pageNumber,
+      ),
+    );
+  if (malformedValue(row))
+    flags.push(
+      flag(
+        'ocr_malformed_value',
+        'warning',
+        `${row.biomarker} has a value no laboratory prints in that shape; it was probably misread`,
         row.pageNumber,
       ),
     );
@@ -88,11 +98,32 @@ function ocrDoubts(row: ParsedRow): ValidationFlag[] {
       flag(
         'ocr_flag_disagrees',
         'warning',
-        `${row.biomarker} has a value and a printed flag that disagree; one of them may be misread`,
+        `${row.biomarker} has a value, range and printed flag that disagree; one of them may be misread`,
         row.pageNumber,
       ),
     );
   return flags;
+}
+
+/** A number, a bound, an interval, a grade (2+) or a titer (1:160): the shapes a value with digits takes. */
+const NUMBER_SHAPE = String.raw`(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?`;
+const NUMERIC_SHAPE = new RegExp(
+  String.raw`^(?:(?:[<>]=?|[≤≥])\s*)?${NUMBER_SHAPE}(?:\s*-\s*${NUMBER_SHAPE})?$|^\d\+$|^\d+:\d+$`,
+);
+/** Short words laboratories do print as results: not detected, not applicable, non-reactive, no. */
+const SHORT_WORDS = new Set(['nd', 'na', 'nr', 'no']);
+
+/**
+ * What OCR makes of a smudged value: digits with stray punctuation (`52:1:`, `1]`, `157.`, a decimal comma
+ * `12,7`), or letters in ones and twos (`i`, `ue`, `y By`) that make no word a report prints. Letters
+ * mixed with digits are `suspicious_result_value`.
+ */
+function malformedValue(row: ParsedRow): boolean {
+  const value = row.resultValue?.trim() ?? '';
+  if (value === '' || MIXED_NUMBER.test(value)) return false;
+  if (/\d/.test(value)) return !NUMERIC_SHAPE.test(value);
+  const words = value.split(/\s+/);
+  return words.every((w) => /^[a-z]{1,2}$/i.test(w)) && !SHORT_WORDS.has(value.toLowerCase());
 }
 
 const HIGH_FLAG = /^(h|hh|high)$/i;
