@@ -38,7 +38,7 @@ export function threadWorker(): { port: DirectPort; worker: pdfjs.PDFWorker } {
   if (!shared) {
     const port = new DirectPort();
     (globalThis as unknown as WorkerGlobal).pdfjsWorker.WorkerMessageHandler.initializeFromPort(port);
-    const worker = new pdfjs.PDFWorker({ port: port as never, verbosity: pdfjs.VerbosityLevel.ERRORS });
+    const worker = new pdfjs.PDFWorker({ port: port as never, verbosity: OPEN_OPTIONS.verbosity });
     shared = { port, worker };
   }
   return shared;

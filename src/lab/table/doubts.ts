@@ -2,7 +2,7 @@
  * Validation flags for what the parser read but doubts. Messages name at most the biomarker, never the
  * printed value or any other document text, which could carry personal data.
  */
-import { isUnreadableRange, parseReferenceRange } from '../ranges.js';
+import { isUnreadableRange, parseReferenceRange, resultTypeOf } from '../ranges.js';
 import type { ParsedRow, ValidationFlag } from '../types.js';
 
 /** Digits and letters run together ("1O.5", "12.3mg"): a misprint or a misread, not a clean value. */
@@ -105,11 +105,8 @@ function ocrDoubts(row: ParsedRow): ValidationFlag[] {
   return flags;
 }
 
-/** A number, a bound, an interval, a grade (2+) or a titer (1:160): the shapes a value with digits takes. */
-const NUMBER_SHAPE = String.raw`(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?`;
-const NUMERIC_SHAPE = new RegExp(
-  String.raw`^(?:(?:[<>]=?|[≤≥])\s*)?${NUMBER_SHAPE}(?:\s*-\s*${NUMBER_SHAPE})?$|^\d\+$|^\d+:\d+$`,
-);
+/** Besides numbers, bounds and intervals (resultTypeOf), a value with digits may be a grade or a titer. */
+const GRADE_OR_TITER = /^\d\+$|^\d+:\d+$/;
 /** Short words laboratories do print as results: not detected, not applicable, non-reactive, no. */
 const SHORT_WORDS = new Set(['nd', 'na', 'nr', 'no']);
 
@@ -121,14 +118,13 @@ const SHORT_WORDS = new Set(['nd', 'na', 'nr', 'no']);
 function malformedValue(row: ParsedRow): boolean {
   const value = row.resultValue?.trim() ?? '';
   if (value === '' || MIXED_NUMBER.test(value)) return false;
-  if (/\d/.test(value)) return !NUMERIC_SHAPE.test(value);
+  if (/\d/.test(value)) return resultTypeOf(value) === 'string' && !GRADE_OR_TITER.test(value);
   const words = value.split(/\s+/);
   return words.every((w) => /^[a-z]{1,2}$/i.test(w)) && !SHORT_WORDS.has(value.toLowerCase());
 }
 
 const HIGH_FLAG = /^(h|hh|high)$/i;
 const LOW_FLAG = /^(l|ll|low)$/i;
-const PLAIN_VALUE = /^\d+(?:\.\d+)?$/;
 
 /**
  * Labs print H or L beside every result outside its range, and nothing beside one inside it. When a read
@@ -139,8 +135,8 @@ const PLAIN_VALUE = /^\d+(?:\.\d+)?$/;
 function flagDisagrees(row: ParsedRow): boolean {
   const text = row.resultValue?.trim() ?? '';
   const { min, max } = parseReferenceRange(row.referenceRangeText);
-  if (!PLAIN_VALUE.test(text) || (min === null && max === null)) return false;
-  const value = Number(text);
+  if (resultTypeOf(text) !== 'numeric' || (min === null && max === null)) return false;
+  const value = Number(text.replace(/,/g, ''));
   const above = max !== null && value > max;
   const below = min !== null && value < min;
   const printed = row.flag?.trim() ?? '';
