@@ -1,4 +1,3 @@
-import { CATEGORICAL_INPUTS, defaultInputCodes, NUMERIC_INPUTS } from '../scoring/input-codes.js';
 import type { DomainName } from '../scoring/types.js';
 
 export const DOMAIN_LABELS: Record<DomainName, string> = {
@@ -28,15 +27,4 @@ export function modelLabel(model: string | null): string {
   return model ? (SHORT_MODEL_NAMES[model] ?? model) : '';
 }
 
-/** A model input's name for readers: 'bp_treatment' -> 'On blood-pressure-lowering treatment'. */
-export function inputLabel(name: string): string {
-  if (name === 'age') return 'Age';
-  const codes = defaultInputCodes();
-  if ((NUMERIC_INPUTS as readonly string[]).includes(name)) {
-    return codes.numeric[name as (typeof NUMERIC_INPUTS)[number]].label.replace(/\s*\(.*\)\s*$/, '');
-  }
-  if ((CATEGORICAL_INPUTS as readonly string[]).includes(name)) {
-    return codes.categorical[name as (typeof CATEGORICAL_INPUTS)[number]].label.replace(/\s*\(.*\)\s*$/, '');
-  }
-  return name.replaceAll('_', ' ');
-}
+export { inputLabel } from '../scoring/input-labels.js';

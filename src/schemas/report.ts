@@ -23,6 +23,18 @@ export const predictorSchema = z.object({
     .regex(/^\d+-\d$/, { error: 'expected a LOINC-style code of the form <digits>-<digit>, such as 2093-3' }),
   value: z.string({ error: 'expected the value as a string (numbers are carried as strings too)' }),
   unit: z.string({ error: "expected the unit as a string ('' when the observation has no unit)" }),
+  // Ours, beyond SPEC.md A1 (what `report from-labs` writes; docs/formats.md): the printed name, the
+  // doubts extraction raised, the lab's reference range, and the date of a value carried into a snapshot.
+  name: z.string({ error: 'expected the printed name as a string' }).optional(),
+  doubts: z
+    .array(z.object({ code: z.string(), message: z.string() }), {
+      error: 'expected doubts as an array of {code, message}',
+    })
+    .optional(),
+  reference_range: z
+    .object({ low: z.number().nullable().optional(), high: z.number().nullable().optional() })
+    .optional(),
+  date: z.iso.date({ error: 'expected the date a value was measured as YYYY-MM-DD' }).optional(),
 });
 
 export const healthEventSchema = z.object({
@@ -32,6 +44,9 @@ export const healthEventSchema = z.object({
     .min(0, 'expected an age of 0 years or more')
     .max(130, 'expected an age of at most 130 years'),
   predictors: z.array(predictorSchema, { error: 'expected an array of predictors' }),
+  // Ours, beyond SPEC.md A1: the calendar date of the event, so a report can label visits by date and
+  // say how old a carried value is. from-labs writes it; an event id of the form YYYY-MM-DD counts too.
+  event_date: z.iso.date({ error: 'expected event_date as a calendar date, YYYY-MM-DD' }).optional(),
 });
 
 export const AUTH_TYPES = ['bearer', 'api_key', 'basic', 'none'] as const;
@@ -97,6 +112,31 @@ export const reportMetadataSchema = z.looseObject({
     .nullable()
     .optional(),
   statin: metadataFlag('statin (on statin therapy)'),
+  // Ours: how a sparse series is scored (src/scoring/as-of.ts); absent keeps SPEC.md behaviour.
+  lookback_months: z
+    .number({ error: 'expected lookback_months as a number of months (0 turns the lookback off)' })
+    .int('expected lookback_months as a whole number of months')
+    .min(0, 'expected lookback_months of 0 or more')
+    .max(240, 'expected lookback_months of at most 240 (20 years)')
+    .nullable()
+    .optional(),
+  use_doubtful: metadataFlag('use_doubtful (score values extraction doubts)'),
+});
+
+const measure = (what: string) =>
+  z
+    .number({ error: `expected ${what} as a number` })
+    .positive(`expected ${what} above 0`)
+    .optional();
+
+/** Blood pressure and body size, which lab reports do not print (src/report/from-labs/vitals.ts). */
+export const vitalsSchema = z.strictObject({
+  sbp: measure('sbp (systolic blood pressure, mmHg)'),
+  dbp: measure('dbp (diastolic blood pressure, mmHg)'),
+  bmi: measure('bmi (body mass index, kg/m²)'),
+  height_cm: measure('height_cm (height in cm)'),
+  weight_kg: measure('weight_kg (weight in kg)'),
+  date: z.iso.date({ error: 'expected the date of the vitals as YYYY-MM-DD' }).optional(),
 });
 
 /**
@@ -113,12 +153,15 @@ export const reportProfileSchema = z.strictObject(
     parental_diabetes: reportMetadataSchema.shape.parental_diabetes,
     race: reportMetadataSchema.shape.race,
     statin: reportMetadataSchema.shape.statin,
+    lookback_months: reportMetadataSchema.shape.lookback_months,
+    use_doubtful: reportMetadataSchema.shape.use_doubtful,
+    vitals: vitalsSchema.optional(),
     configuration: configurationSchema.optional(),
   },
   {
     error: (issue) =>
       issue.code === 'unrecognized_keys'
-        ? `unknown member ${issue.keys.join(', ')}: expected sex, smoker, bp_treated, diabetes, parental_diabetes, race, statin or configuration`
+        ? `unknown member ${issue.keys.join(', ')}: expected sex, smoker, bp_treated, diabetes, parental_diabetes, race, statin, lookback_months, use_doubtful, vitals or configuration`
         : undefined,
   },
 );

@@ -1,5 +1,6 @@
 import { solveAge } from './health-age.js';
 import { healthScore } from './health-score.js';
+import { inputLabel, inSentence, parameterLabel } from './input-labels.js';
 import type { EventInputs } from './inputs.js';
 import {
   diabetesRiskInputs,
@@ -106,9 +107,11 @@ const MODEL_NAMES: Record<string, string> = {
 function whyNot(run: ModelRun, id: string): string {
   const skipped = run.notComputed[id];
   if (!skipped) return 'not computed';
-  if (skipped.status === 'missing_inputs') return `missing ${(skipped.inputs_missing ?? []).join(', ')}`;
+  if (skipped.status === 'missing_inputs')
+    return `missing ${(skipped.inputs_missing ?? []).map((n) => inSentence(inputLabel(n))).join(', ')}`;
   // ModelInputError messages read '<model id>: <input> = <value> is outside <range>'.
-  return (skipped.reason ?? 'out of range').replace(/^[a-z0-9_]+: /, '');
+  const m = /^[a-z0-9_]+: (\w+) = (.*)$/.exec(skipped.reason ?? '');
+  return m ? `${inSentence(parameterLabel(m[1] as string))} ${m[2]}` : (skipped.reason ?? 'out of range');
 }
 
 /** '<name> not computed (<why>)' for each model passed over, joined for a sentence. */

@@ -1,3 +1,4 @@
+import { eventDateOf } from './event-date.js';
 import {
   CATEGORICAL_INPUTS,
   type CategoricalInput,
@@ -7,7 +8,13 @@ import {
   type NumericInput,
   type NumericInputSpec,
 } from './input-codes.js';
-import type { HealthEventInput, InputSource, PredictorInput, ScoringMetadata } from './types.js';
+import type {
+  HealthEventInput,
+  InputSource,
+  MetadataInputMember,
+  PredictorInput,
+  ScoringMetadata,
+} from './types.js';
 import { conversionFactor } from './units.js';
 
 /**
@@ -17,8 +24,9 @@ import { conversionFactor } from './units.js';
 export interface InputProblem {
   input: NumericInput | CategoricalInput;
   observation_code?: string;
-  metadata_member?: keyof ScoringMetadata;
+  metadata_member?: MetadataInputMember;
   reason:
+    | 'doubtful'
     | 'not_numeric'
     | 'censored_value'
     | 'unit_missing'
@@ -32,7 +40,7 @@ export interface InputProblem {
  * (categories of data/scoring/input-codes.json). A value outside these is not used (and is a problem).
  */
 export const METADATA_INPUTS: Record<
-  keyof ScoringMetadata,
+  MetadataInputMember,
   { input: CategoricalInput; categories: ReadonlyMap<unknown, string> }
 > = {
   sex: {
@@ -104,8 +112,10 @@ export function readInputs(
   event: HealthEventInput,
   codes: InputCodes = defaultInputCodes(),
   metadata?: ScoringMetadata,
+  opts: ReadOptions = {},
 ): EventInputs {
   const index = codeIndex(codes);
+  const useDoubtful = opts.useDoubtful ?? metadata?.use_doubtful === true;
   const result: EventInputs = {
     ageYears: event.event_age,
     numeric: {},
@@ -117,12 +127,21 @@ export function readInputs(
   const ranks = new Map<NumericInput | CategoricalInput, number>();
   for (const predictor of event.predictors) {
     const code = predictor.observation_code.trim();
+    const doubt = doubtOf(predictor, useDoubtful);
     for (const { input, rank } of index.numeric.get(code) ?? NONE) {
       if (rank >= (ranks.get(input) ?? Number.POSITIVE_INFINITY)) continue;
-      if (readNumeric(result, input, codes.numeric[input], predictor)) ranks.set(input, rank);
+      if (doubt === 'excluded') problem(result, input, predictor, 'doubtful');
+      else if (readNumeric(result, input, codes.numeric[input], predictor)) {
+        ranks.set(input, rank);
+        markSource(result, input, predictor, event, doubt === 'used');
+      }
     }
     for (const { input, rank } of index.categorical.get(code) ?? NONE) {
       if (rank >= (ranks.get(input) ?? Number.POSITIVE_INFINITY)) continue;
+      if (doubt === 'excluded') {
+        result.problems.push({ input, observation_code: code, reason: 'doubtful' });
+        continue;
+      }
       const category = index.values.get(input)?.get(normaliseText(predictor.value));
       if (category === undefined) {
         result.problems.push({ input, observation_code: code, reason: 'unknown_value' });
@@ -130,6 +149,7 @@ export function readInputs(
       }
       result.categorical[input] = category;
       result.sources[input] = { source: 'predictor', observation_code: code };
+      markSource(result, input, predictor, event, doubt === 'used');
       ranks.set(input, rank);
     }
   }
@@ -137,11 +157,59 @@ export function readInputs(
   return result;
 }
 
+export interface ReadOptions {
+  /** Read doubted values (marked in sources); by default report_metadata.use_doubtful decides. */
+  useDoubtful?: boolean;
+}
+
+/** Doubt codes that make a value unusable even on request: there is no one value to use. */
+const NEVER_USED = new Set(['conflict']);
+
+/** How a predictor's doubts weigh: none, used on request (and marked), or excluded from scoring. */
+function doubtOf(predictor: PredictorInput, useDoubtful: boolean): 'none' | 'used' | 'excluded' {
+  const doubts = predictor.doubts ?? [];
+  if (doubts.length === 0) return 'none';
+  if (!useDoubtful || doubts.some((d) => NEVER_USED.has(d.code))) return 'excluded';
+  return 'used';
+}
+
+/**
+ * A predictor that states its own measurement date (a snapshot's carried value) or was used despite doubts
+ * says so in its source, so every place that shows the value can show its date and mark.
+ */
+function markSource(
+  result: EventInputs,
+  input: NumericInput | CategoricalInput,
+  predictor: PredictorInput,
+  event: HealthEventInput,
+  doubtful: boolean,
+): void {
+  const source = result.sources[input];
+  if (source?.source !== 'predictor') return;
+  if (doubtful) source.doubtful = true;
+  else delete source.doubtful;
+  if (predictor.date && predictor.date !== eventDateOf(event))
+    source.carried_from = {
+      health_event_id: null,
+      event_age: ageOn(event, predictor.date),
+      event_date: predictor.date,
+    };
+  else delete source.carried_from;
+}
+
+/** The age at an earlier date, from the event's own date and age; null when the event has no date. */
+function ageOn(event: HealthEventInput, date: string): number | null {
+  const eventDate = eventDateOf(event);
+  if (!eventDate) return null;
+  const years = (Date.parse(eventDate) - Date.parse(date)) / (365.2425 * 86_400_000);
+  return Math.round((event.event_age - years) * 100) / 100;
+}
+
 /** Fill the categorical inputs no predictor supplied from report_metadata; predictors always win. */
 function readMetadata(result: EventInputs, metadata: ScoringMetadata): void {
   for (const [member, { input, categories }] of Object.entries(METADATA_INPUTS) as [
-    keyof ScoringMetadata,
-    (typeof METADATA_INPUTS)[keyof ScoringMetadata],
+    MetadataInputMember,
+    (typeof METADATA_INPUTS)[MetadataInputMember],
   ][]) {
     const value: unknown = metadata[member];
     if (value === undefined || value === null || result.categorical[input] !== undefined) continue;

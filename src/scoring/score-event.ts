@@ -5,8 +5,9 @@ import {
   metabolicDomain,
   overallDomain,
 } from './domains.js';
+import { eventDateOf } from './event-date.js';
 import type { InputCodes } from './input-codes.js';
-import { readInputs } from './inputs.js';
+import { type EventInputs, readInputs } from './inputs.js';
 import { ModelRun } from './model-run.js';
 import type { EventScore, HealthEventInput, ScoringMetadata, Sex } from './types.js';
 
@@ -20,7 +21,11 @@ export function scoreEvent(
   codes?: InputCodes,
   metadata?: ScoringMetadata,
 ): EventScore {
-  const inputs = readInputs(event, codes, metadata);
+  return scoreInputs(event, readInputs(event, codes, metadata));
+}
+
+/** Every model and domain of one event from inputs already read (and, in a series, completed: as-of.ts). */
+export function scoreInputs(event: HealthEventInput, inputs: EventInputs): EventScore {
   const run = new ModelRun();
   const domains = [
     overallDomain(inputs, run),
@@ -33,6 +38,7 @@ export function scoreEvent(
   return {
     health_event_id: event.health_event_id,
     event_age: event.event_age,
+    event_date: eventDateOf(event),
     sex: sex === 'female' || sex === 'male' ? (sex as Sex) : null,
     models: run.models,
     models_not_computed: run.notComputed,

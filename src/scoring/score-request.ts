@@ -1,6 +1,8 @@
+import { asOfInputs } from './as-of.js';
 import { ScoringRequestError } from './errors.js';
 import type { InputCodes } from './input-codes.js';
-import { scoreEvent } from './score-event.js';
+import { type EventInputs, readInputs } from './inputs.js';
+import { scoreInputs } from './score-event.js';
 import { domainChanges } from './trends.js';
 import type { ScoreReport, ScoreRequestInput } from './types.js';
 
@@ -17,12 +19,16 @@ export interface ScoreOptions {
 
 /**
  * The report model of a request: every event scored, plus the domain changes across the series. The
- * request's report_metadata supplies non-lab inputs to every event that has no predictor for them.
+ * request's report_metadata supplies non-lab inputs to every event that has no predictor for them, and
+ * with lookback_months each event is scored as of its date from the values measured within the window.
  */
 export function scoreRequest(request: ScoreRequestInput, options: ScoreOptions = {}): ScoreReport {
   const events = request.health_events ?? (request.health_event ? [request.health_event] : []);
   if (events.length === 0) throw new ScoringRequestError('the request has no health events to score');
-  const scored = events.map((event) => scoreEvent(event, options.inputCodes, request.report_metadata));
+  const metadata = request.report_metadata;
+  const own = events.map((event) => readInputs(event, options.inputCodes, metadata));
+  const inputs = asOfInputs(events, own, metadata?.lookback_months ?? 0);
+  const scored = events.map((event, i) => scoreInputs(event, inputs[i] as EventInputs));
   return {
     uid_ext: request.uid_ext,
     scoring_version: SCORING_VERSION,

@@ -12,6 +12,20 @@ export interface PredictorInput {
   value: string;
   /** Unit as printed; '' when the observation has no unit. */
   unit: string;
+  /** Ours, beyond SPEC.md: the test's name as the lab printed it, for the report's words. */
+  name?: string;
+  /** Ours: why the value may be wrong (an OCR misreading, a conflict); a doubted value is not scored unless asked. */
+  doubts?: PredictorDoubt[];
+  /** Ours: the lab's own reference range, in the predictor's unit. */
+  reference_range?: { low?: number | null; high?: number | null };
+  /** Ours: the date the value was measured when it is not the event's own (a value carried into a snapshot). */
+  date?: string;
+}
+
+/** A reason to doubt one value, as lab extraction states it (its validation flag code and message). */
+export interface PredictorDoubt {
+  code: string;
+  message: string;
 }
 
 /** SPEC.md A1 health event. event_age is in years (the unit is not shown in SPEC.md; every model here uses years). */
@@ -19,6 +33,8 @@ export interface HealthEventInput {
   health_event_id: string;
   event_age: number;
   predictors: PredictorInput[];
+  /** Ours, beyond SPEC.md: the event's calendar date, YYYY-MM-DD. */
+  event_date?: string;
 }
 
 /** A report or scoring request: a series (full report) or one event (condensed report). */
@@ -56,12 +72,37 @@ export interface ScoringMetadata {
   race?: PceRace | null;
   /** On statin therapy (PREVENT). */
   statin?: boolean | null;
+  /**
+   * Ours: an input an event lacks takes its most recent value from an earlier event at most this many
+   * months before (as-of.ts). Absent or 0: each event is scored from its own predictors (SPEC.md).
+   */
+  lookback_months?: number | null;
+  /** Ours: score doubted values too (each is marked wherever it appears); absent: leave them out. */
+  use_doubtful?: boolean | null;
 }
 
 /** Where an event's input came from: a predictor of the event (with its code) or a report_metadata member. */
 export type InputSource =
-  | { source: 'predictor'; observation_code: string }
-  | { source: 'report_metadata'; member: keyof ScoringMetadata };
+  | {
+      source: 'predictor';
+      observation_code: string;
+      /** Set when the value was measured at another event than the one scored (as-of.ts). */
+      carried_from?: CarriedFrom;
+      /** The value carries doubts and was used because the request asked for doubted values. */
+      doubtful?: true;
+    }
+  | { source: 'report_metadata'; member: MetadataInputMember };
+
+/** The report_metadata members that supply a model input (the others steer how the series is scored). */
+export type MetadataInputMember = Exclude<keyof ScoringMetadata, 'lookback_months' | 'use_doubtful'>;
+
+/** Where a value used at one event was measured: another event of the series, or a date the predictor states. */
+export interface CarriedFrom {
+  health_event_id: string | null;
+  /** Years; null when only a date is known. */
+  event_age: number | null;
+  event_date: string | null;
+}
 
 export type DomainName = 'overall' | 'cardiovascular' | 'metabolic' | 'kidney' | 'liver';
 
@@ -114,6 +155,8 @@ export interface ModelNotComputed {
 export interface EventScore {
   health_event_id: string;
   event_age: number;
+  /** The event's calendar date when the request gives one (event-date.ts), else null. */
+  event_date: string | null;
   sex: Sex | null;
   models: Record<string, ModelOutput>;
   /** Models that were considered but not computed, with the reason. */

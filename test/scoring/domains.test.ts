@@ -115,7 +115,7 @@ describe('domains of an event', () => {
     const d = domain(s, 'cardiovascular');
     expect(d.model).toBe('pce_ascvd_10y');
     expect(d.model_reason).toBe(
-      'Pooled Cohort Equations (10-year ASCVD): PREVENT not computed (missing statin).',
+      'Pooled Cohort Equations (10-year ASCVD): PREVENT not computed (missing statin therapy).',
     );
     expect(d.inputs_missing).toEqual(['statin']);
     expect(d.risk).toBeCloseTo(0.0205, 4);
@@ -134,7 +134,7 @@ describe('domains of an event', () => {
     expect(young.models_not_computed.pce_ascvd_10y?.status).toBe('out_of_range');
     expect(d.model).toBe('framingham_cvd_10y');
     expect(d.model_reason).toBe(
-      'Framingham general CVD (10-year): PREVENT not computed (missing creatinine); Pooled Cohort Equations not computed (age = 35 is outside [40, 79]).',
+      'Framingham general CVD (10-year): PREVENT not computed (missing creatinine); Pooled Cohort Equations not computed (age 35 is outside [40, 79]).',
     );
     expect(d.health_age).toBe(young.models.heart_age?.value);
   });
@@ -145,7 +145,7 @@ describe('domains of an event', () => {
     expect(d.model).toBeNull();
     expect(d.health_score).toBeNull();
     expect(d.model_reason).toBe(
-      'No model: PREVENT not computed (age = 82 is outside [30, 79]); Pooled Cohort Equations not computed (age = 82 is outside [40, 79]); Framingham general CVD not computed (age = 82 is outside [30, 74]).',
+      'No model: PREVENT not computed (age 82 is outside [30, 79]); Pooled Cohort Equations not computed (age 82 is outside [40, 79]); Framingham general CVD not computed (age 82 is outside [30, 74]).',
     );
     expect(old.models_not_computed.prevent_total_cvd).toEqual({
       status: 'out_of_range',
@@ -194,7 +194,7 @@ describe('domains of an event', () => {
     expect(d.model).toBe('homa_ir');
     expect(d.health_score).toBeNull();
     expect(d.model_reason).toBe(
-      'HOMA-IR, a value without a score: San Antonio Diabetes Prediction Model not computed (fastingGlucose = 130 is outside (0, 126) mg/dL (non-diabetic)).',
+      'HOMA-IR, a value without a score: San Antonio Diabetes Prediction Model not computed (glucose 130 is outside (0, 126) mg/dL (non-diabetic)).',
     );
   });
 

@@ -73,7 +73,7 @@ describe('report_metadata inputs', () => {
     expect(cv.model).toBe('pce_ascvd_10y');
     expect(cv.inputs_missing).toEqual(['statin', 'creatinine', 'bmi']);
     expect(cv.model_reason).toBe(
-      'Pooled Cohort Equations (10-year ASCVD): PREVENT not computed (missing statin, creatinine).',
+      'Pooled Cohort Equations (10-year ASCVD): PREVENT not computed (missing statin therapy, creatinine).',
     );
     expect(cv.inputs_used).toEqual(
       expect.arrayContaining(['age', 'sex', 'race', 'bp_treatment', 'smoking', 'diabetes', 'systolic_bp']),
