@@ -1,3 +1,4 @@
+import { domainNote } from './cards.js';
 import { formatAge } from './format.js';
 import { inputLabel } from './labels.js';
 import type { Box, Doc } from './layout.js';
@@ -65,6 +66,9 @@ export function drawAgeHero(doc: Doc, box: Box, model: ReportModel, opts: { comp
         `Your blood markers resemble those of a typical person aged ${formatAge(bio)}, by the PhenoAge model (Levine 2018).`,
         { width: textW },
       );
+    const overall = domainOf(model.latest, 'overall');
+    const note = overall ? domainNote(model.latest, overall) : null;
+    if (note) doc.moveDown(0.2).font(FONT.italic).fontSize(SIZE.tiny).text(`${note}.`, { width: textW });
     return;
   }
   const missing = domainOf(model.latest, 'overall')?.inputs_missing ?? [];

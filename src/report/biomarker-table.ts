@@ -1,15 +1,16 @@
 import type { BiomarkerRow } from './biomarkers.js';
-import { displayUnit, formatAge, formatSigned, formatValue, ordinal } from './format.js';
+import { displayUnit, formatSigned, formatValue, formatWhen, ordinal } from './format.js';
 import { addPage, type Doc, sectionTitle, spaceLeft } from './layout.js';
 import type { ReportModel } from './model.js';
+import type { OptimalRange } from './optimal-ranges.js';
 import { drawRangeBar } from './range-bar.js';
 import { COLOR, CONTENT_WIDTH, FONT, PAGE, SIZE } from './theme.js';
 
 const COLUMNS = [
   { title: 'Biomarker', w: 150 },
   { title: 'Latest', w: 92 },
-  { title: 'Against optimal range', w: 150 },
-  { title: 'Optimal', w: 64 },
+  { title: 'Against range', w: 150 },
+  { title: 'Range', w: 64 },
   { title: 'Change', w: 60 },
 ] as const;
 const ROW_H = 30;
@@ -18,13 +19,33 @@ function columnX(index: number): number {
   return PAGE.margin + COLUMNS.slice(0, index).reduce((sum, c) => sum + c.w, 0);
 }
 
-/** '< 170', 'at least 50', '40-60': how a one- or two-sided optimal range reads. */
+/** The range a row is drawn against: the published optimal range, else the lab's own reference range. */
+export function shownRange(row: BiomarkerRow): OptimalRange | null {
+  if (row.optimal) return row.optimal;
+  return row.lab_range ? { ...row.lab_range, source: 'lab' } : null;
+}
+
+/** '< 170', 'at least 50', '40-60' ('lab 3.6-5.1' for a lab's range): how a range reads. */
 export function rangeText(row: BiomarkerRow): string {
-  const r = row.optimal;
-  if (!r) return 'not published';
-  if (r.low !== null && r.high !== null) return `${formatValue(r.low)}-${formatValue(r.high)}`;
-  if (r.high !== null) return `up to ${formatValue(r.high)}`;
-  return `${formatValue(r.low)} or more`;
+  const r = shownRange(row);
+  if (!r) return 'none given';
+  const prefix = r.source === 'lab' ? 'lab ' : '';
+  if (r.low !== null && r.high !== null) return `${prefix}${formatValue(r.low)}-${formatValue(r.high)}`;
+  if (r.high !== null) return `${prefix}up to ${formatValue(r.high)}`;
+  return `${prefix}${formatValue(r.low)} or more`;
+}
+
+/** The latest value as the row prints it: '<0.2', '63', with a mark when extraction doubted it. */
+export function latestText(row: BiomarkerRow): string {
+  return `${row.latest_upper_bound ? '<' : ''}${formatValue(row.latest)}${row.latest_doubtful ? ' (?)' : ''}`;
+}
+
+/** The line under a value: its unit, its date when older than the latest visit, its percentile. */
+function valueCaption(row: BiomarkerRow): string {
+  const parts = [displayUnit(row.unit)];
+  if (!row.latest_is_current) parts.push(formatWhen(row.latest_date, row.latest_age));
+  else if (row.percentile !== null) parts.push(`${ordinal(row.percentile)} pct`);
+  return parts.filter(Boolean).join('  ·  ');
 }
 
 function headerRow(doc: Doc): void {
@@ -40,35 +61,30 @@ function headerRow(doc: Doc): void {
 function bodyRow(doc: Doc, row: BiomarkerRow, shaded: boolean): void {
   const y = doc.y;
   if (shaded) doc.rect(PAGE.margin, y - 2, CONTENT_WIDTH, ROW_H).fill('#fafbfc');
-  const unit = displayUnit(row.unit);
   doc
     .font(FONT.bold)
     .fontSize(SIZE.body)
     .fillColor(COLOR.ink)
     .text(row.label, columnX(0) + 6, y + 2, { width: COLUMNS[0].w - 10, height: 24, ellipsis: true });
-  const latest = `${row.latest_upper_bound ? '<' : ''}${formatValue(row.latest)}`;
   doc
     .font(FONT.bold)
     .fontSize(SIZE.body)
-    .text(latest, columnX(1) + 6, y + 2, { lineBreak: false });
+    .fillColor(row.latest_doubtful ? COLOR.warn : COLOR.ink)
+    .text(latestText(row), columnX(1) + 6, y + 2, { lineBreak: false });
   doc
     .font(FONT.regular)
     .fontSize(SIZE.tiny)
     .fillColor(COLOR.muted)
-    .text(
-      row.percentile === null ? unit : `${unit}  ·  ${ordinal(row.percentile)} pct`,
-      columnX(1) + 6,
-      y + 14,
-      {
-        width: COLUMNS[1].w - 4,
-        lineBreak: false,
-      },
-    );
-  drawRangeBar(doc, { x: columnX(2) + 6, y: y + 2, w: COLUMNS[2].w - 16, h: 20 }, row);
+    .text(valueCaption(row), columnX(1) + 6, y + 14, { width: COLUMNS[1].w - 4, lineBreak: false });
+  drawRangeBar(
+    doc,
+    { x: columnX(2) + 6, y: y + 2, w: COLUMNS[2].w - 16, h: 20 },
+    { ...row, optimal: shownRange(row) },
+  );
   doc
     .font(FONT.regular)
     .fontSize(SIZE.small)
-    .fillColor(row.optimal ? COLOR.ink : COLOR.faint)
+    .fillColor(shownRange(row) ? COLOR.ink : COLOR.faint)
     .text(rangeText(row), columnX(3) + 6, y + 4, { width: COLUMNS[3].w - 8, lineBreak: false });
   const change = row.latest !== null && row.previous !== null ? row.latest - row.previous : null;
   doc
@@ -86,7 +102,7 @@ export function drawBiomarkerPages(doc: Doc, model: ReportModel): void {
   sectionTitle(
     doc,
     'Your biomarkers',
-    `Values at your latest event (age ${formatAge(model.chronological_age)}), in the units the models use. The shaded zone is the optimal range where one is published; the hollow marker is your previous value.`,
+    `The most recent value of each biomarker, in the units the models use; a value older than your latest visit shows its date, and (?) marks a value extraction doubted. The shaded zone is the optimal range where one is published, else the lab's own range; the hollow marker is your previous value.`,
   );
   if (model.biomarkers.length === 0) {
     doc
@@ -110,7 +126,7 @@ export function drawBiomarkerPages(doc: Doc, model: ReportModel): void {
     .fontSize(SIZE.tiny)
     .fillColor(COLOR.muted)
     .text(
-      'Optimal ranges are published guideline cut-points (sources on the Methods page); where none is published, none is shown rather than invented. "pct" is the percentile of your value among people of your sex and age in NHANES.',
+      'Optimal ranges are published guideline cut-points (sources on the Methods page); where none is published, the range the lab printed is shown ("lab"), and none is invented. "pct" is the percentile of your value among people of your sex and age in NHANES.',
       PAGE.margin,
       doc.y,
       { width: CONTENT_WIDTH },

@@ -1,7 +1,16 @@
-import type { DomainScore } from '../scoring/types.js';
-import { displayUnit, formatAge, formatPercent, formatRatio, formatScore, formatValue } from './format.js';
+import type { DomainScore, EventScore } from '../scoring/types.js';
+import {
+  displayUnit,
+  formatAge,
+  formatPercent,
+  formatRatio,
+  formatScore,
+  formatValue,
+  formatWhen,
+} from './format.js';
 import { DOMAIN_LABELS, inputLabel, modelLabel } from './labels.js';
 import type { Box, Doc } from './layout.js';
+import { carriedInputs } from './model.js';
 import { COLOR, DOMAIN_COLOR, FONT, SIZE, scoreColor } from './theme.js';
 
 /** A ring filled clockwise from twelve o'clock in proportion to a 0-100 score, the score in its middle. */
@@ -103,12 +112,23 @@ export function drawDomainCard(
   doc: Doc,
   box: Box,
   domain: DomainScore,
-  opts: { compact?: boolean } = {},
+  opts: { compact?: boolean; note?: string | null } = {},
 ): void {
   const compact = opts.compact ?? false;
   cardFrame(doc, box, domain);
   const pad = compact ? 8 : 12;
   const inner = { x: box.x + pad, w: box.w - 2 * pad };
+  if (opts.note && domain.model !== null) {
+    doc
+      .font(FONT.italic)
+      .fontSize(SIZE.tiny)
+      .fillColor(COLOR.muted)
+      .text(opts.note, inner.x, box.y + box.h - pad - (compact ? 15 : 8), {
+        width: inner.w,
+        height: compact ? 16 : 8,
+        ellipsis: true,
+      });
+  }
   doc
     .font(FONT.bold)
     .fontSize(compact ? SIZE.small : SIZE.subheading)
@@ -144,4 +164,27 @@ export function drawDomainCard(
   figure(doc, 'Modelled risk', formatPercent(domain.risk), fx, top, fw);
   figure(doc, 'Health age', formatAge(domain.health_age), fx, top + 26, fw);
   figure(doc, 'Risk ratio', formatRatio(domain.risk_ratio), fx, top + 52, fw);
+}
+
+/**
+ * What a card must say about where its numbers came from: values carried from an earlier visit (with their
+ * dates), and doubted values used on request. Null when every input was measured at the event and trusted.
+ */
+export function domainNote(event: EventScore, domain: DomainScore, compact = false): string | null {
+  const dates = [
+    ...new Set(carriedInputs(event, domain.inputs_used).map((c) => formatWhen(c.date, c.age))),
+  ].filter(Boolean);
+  const doubted = domain.inputs_used.some((input) => {
+    const source = event.input_sources[input];
+    return source?.source === 'predictor' && source.doubtful === true;
+  });
+  const parts = [
+    ...(dates.length > 0
+      ? [`${compact ? 'Incl. values of' : 'Includes values from'} ${dates.join(', ')}`]
+      : []),
+    ...(doubted ? ['uses a doubted value'] : []),
+  ];
+  if (parts.length === 0) return null;
+  const text = parts.join('; ');
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -1,5 +1,5 @@
-import type { DomainName, DomainScore } from '../scoring/types.js';
-import { formatAge, formatRatio, formatScore, formatSigned, formatValue } from './format.js';
+import type { DomainName, DomainScore, EventScore } from '../scoring/types.js';
+import { formatAge, formatRatio, formatScore, formatSigned, formatValue, formatWhen } from './format.js';
 import { DOMAIN_LABELS } from './labels.js';
 import { addPage, type Doc, sectionTitle, spaceLeft } from './layout.js';
 import { domainOf, type ReportModel } from './model.js';
@@ -61,6 +61,8 @@ function domainRows(doc: Doc, model: ReportModel, domain: DomainName): void {
   const first = firstEvent ? domainOf(firstEvent, domain) : undefined;
   if (!latest) return;
   const measures = latest.health_score !== null || previous?.health_score != null ? SCORED : [VALUE];
+  // Scored only from values carried from before, a domain has not changed: age alone moved its numbers.
+  const fresh = remeasured(model.latest, latest);
   measures.forEach((m, i) => {
     const y = doc.y;
     if (i === 0) {
@@ -75,7 +77,7 @@ function domainRows(doc: Doc, model: ReportModel, domain: DomainName): void {
     }
     const now = m.pick(latest);
     const before = previous ? m.pick(previous) : null;
-    const change = now !== null && before !== null ? now - before : null;
+    const change = now !== null && before !== null && fresh ? now - before : null;
     doc
       .font(FONT.regular)
       .fontSize(SIZE.body)
@@ -86,9 +88,15 @@ function domainRows(doc: Doc, model: ReportModel, domain: DomainName): void {
     doc
       .fillColor(changeColor(change, m.higherIsBetter))
       .text(formatSigned(change, m.digits), colX(4) + 6, y, { lineBreak: false });
+    if (i === measures.length - 1 && !fresh && now !== null)
+      doc
+        .font(FONT.italic)
+        .fontSize(SIZE.tiny)
+        .fillColor(COLOR.muted)
+        .text('no new values since', colX(4) + 6, y + 9, { lineBreak: false });
     if (first) {
       const start = m.pick(first);
-      const since = now !== null && start !== null ? now - start : null;
+      const since = now !== null && start !== null && fresh ? now - start : null;
       doc
         .font(FONT.regular)
         .fillColor(changeColor(since, m.higherIsBetter))
@@ -118,11 +126,16 @@ function biomarkerMoves(doc: Doc, model: ReportModel): void {
     .text('Biomarkers that moved most', PAGE.margin);
   doc.moveDown(0.3);
   if (moves.length === 0) {
+    const compared = model.biomarkers.some((r) => r.latest !== null && r.previous !== null);
     doc
       .font(FONT.regular)
       .fontSize(SIZE.body)
       .fillColor(COLOR.muted)
-      .text('No biomarker changed by more than 0.5%.');
+      .text(
+        compared
+          ? 'No biomarker changed by more than 0.5%.'
+          : 'Not enough visits to compare: no biomarker was measured at two of them.',
+      );
     return;
   }
   for (const { row, rel } of moves) {
@@ -146,6 +159,19 @@ function biomarkerMoves(doc: Doc, model: ReportModel): void {
   }
 }
 
+/** Whether any lab value a domain used at an event was measured at that event rather than carried to it. */
+function remeasured(event: EventScore, domain: DomainScore): boolean {
+  return domain.inputs_used.some((input) => {
+    const source = event.input_sources[input];
+    return source?.source === 'predictor' && !source.carried_from;
+  });
+}
+
+/** An event for a reader: 'on 4 Jun 2025', or 'at age 49.6' when the request gives no dates. */
+function when(event: EventScore): string {
+  return event.event_date ? `${formatWhen(event.event_date, null)}` : `age ${formatAge(event.event_age)}`;
+}
+
 /** What changed since the previous event, domain by domain, then the biomarkers behind it. */
 export function drawChangesPage(doc: Doc, model: ReportModel): void {
   addPage(doc, model, 'What changed');
@@ -161,7 +187,17 @@ export function drawChangesPage(doc: Doc, model: ReportModel): void {
   sectionTitle(
     doc,
     'What changed since your previous event',
-    `From age ${formatAge(model.previous.event_age)} to ${formatAge(model.latest.event_age)} (${formatAge(years)} years).${model.events.length > 2 ? ` The last column compares with your first event, at age ${formatAge(model.events[0]?.event_age)}.` : ''}`,
+    [
+      `From ${when(model.previous)} to ${when(model.latest)} (${formatAge(years)} years).`,
+      ...(model.events.length > 2
+        ? [`The last column compares with your first event, ${when(model.events[0] as EventScore)}.`]
+        : []),
+      ...(model.lookback_months > 0
+        ? [
+            `Each visit is scored with values measured up to ${model.lookback_months} months before it where it lacks its own.`,
+          ]
+        : []),
+    ].join(' '),
   );
   header(doc, 'PREVIOUS', model.events.length > 2 ? 'SINCE FIRST' : null);
   for (const domain of model.latest.domains) domainRows(doc, model, domain.domain);

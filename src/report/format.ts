@@ -25,14 +25,16 @@ export function formatSigned(value: number | null | undefined, digits: number): 
   return value > 0 && Number(text) !== 0 ? `+${text}` : text;
 }
 
-/** A lab value with a sensible number of digits for its size. */
+/**
+ * A lab value with a sensible number of digits for its size, without trailing zeros: labs print 63 and
+ * 0.2, and a report that prints 63.0 or 0.200 claims a precision nobody measured.
+ */
 export function formatValue(value: number | null | undefined): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return DASH;
   const abs = Math.abs(value);
-  if (abs >= 100) return fixed(value, 0);
-  if (abs >= 10) return fixed(value, 1);
-  if (abs >= 1) return fixed(value, 2);
-  return fixed(value, 3);
+  const digits = abs >= 100 ? 0 : abs >= 10 ? 1 : abs >= 1 ? 2 : 3;
+  const text = fixed(value, digits);
+  return text.includes('.') ? text.replace(/\.?0+$/, '') : text;
 }
 
 /** UCUM codes as people print them; the standard PDF fonts cover these characters (WinAnsi). */
@@ -57,6 +59,12 @@ export function formatDate(iso: string): string {
   if (Number.isNaN(date.getTime())) return iso;
   const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
   return `${date.getUTCDate()} ${months[date.getUTCMonth()]} ${date.getUTCFullYear()}`;
+}
+
+/** When a value was measured, for a reader: its date, or the age when the request gives no date. */
+export function formatWhen(date: string | null, age: number | null): string {
+  if (date) return formatDate(`${date}T00:00:00Z`);
+  return age === null ? '' : `age ${formatAge(age)}`;
 }
 
 /** 1 -> 1st, 22 -> 22nd, 13 -> 13th. */

@@ -1,8 +1,9 @@
-import { formatDate } from './format.js';
+import type { ValueNote } from './excluded.js';
+import { formatDate, formatWhen } from './format.js';
 import { DOMAIN_LABELS, inputLabel } from './labels.js';
 import { addPage, type Doc, NOT_ADVICE, sectionTitle, spaceLeft } from './layout.js';
 import { HEALTH_SCORE_METHOD } from './methods.js';
-import type { ReportModel } from './model.js';
+import { carriedInputs, type ReportModel } from './model.js';
 import { COLOR, CONTENT_WIDTH, FONT, PAGE, SIZE } from './theme.js';
 
 function paragraph(
@@ -27,6 +28,58 @@ function coverage(model: ReportModel): string[] {
     );
 }
 
+/**
+ * A citation as a reader needs it: up to its DOI. The coefficient files go on with notes for maintainers
+ * (which public implementation settled a constant, file paths) that mean nothing on a patient's page.
+ */
+export function readerCitation(citation: string): string {
+  const doi = /^(.*?\bdoi:\s*\S+?)\.(\s|$)/i.exec(citation);
+  return doi ? `${doi[1]}.` : citation;
+}
+
+/** One heading and a bullet per line, on a new page when the space left would split it badly. */
+function bulletList(doc: Doc, model: ReportModel, title: string, intro: string, lines: string[]): void {
+  if (lines.length === 0) return;
+  if (spaceLeft(doc) < 60) addPage(doc, model, 'Methods (continued)');
+  paragraph(doc, title, { font: FONT.bold, size: SIZE.subheading });
+  paragraph(doc, intro, { size: SIZE.small, color: COLOR.muted });
+  for (const line of lines) {
+    if (spaceLeft(doc) < 14) addPage(doc, model, 'Methods (continued)');
+    paragraph(doc, `•  ${line}`, { size: SIZE.small });
+  }
+  doc.moveDown(0.7);
+}
+
+const noteLine = (v: ValueNote) =>
+  `${v.name}, ${formatWhen(v.date, v.event_age)}: ${v.value}${v.unit ? ` ${v.unit}` : ''} (${v.why}).`;
+
+/** Values carried from earlier visits into the latest, values left out of the scores, doubted values used. */
+function valueLists(doc: Doc, model: ReportModel): void {
+  const carried = model.latest.domains.flatMap((d) => carriedInputs(model.latest, d.inputs_used));
+  const unique = [...new Map(carried.map((c) => [c.input, c])).values()];
+  bulletList(
+    doc,
+    model,
+    'Values from earlier visits',
+    `Your latest visit did not measure these; the most recent value from the ${model.lookback_months} months before it was used.`,
+    unique.map((c) => `${inputLabel(c.input)}: measured ${formatWhen(c.date, c.age)}.`),
+  );
+  bulletList(
+    doc,
+    model,
+    'Values left out of the scores',
+    'Measured, but not used: a value that may have been misread, two different values on one date, or a unit that does not convert. Check them against the lab report; --use-doubtful scores doubted values.',
+    model.excluded.map(noteLine),
+  );
+  bulletList(
+    doc,
+    model,
+    'Doubted values used on request',
+    'These may have been misread, and were scored because the report was asked to (--use-doubtful).',
+    model.doubtful_used.map(noteLine),
+  );
+}
+
 /** Methods and sources: every model cited, how scores are derived, what was missing, and the notice. */
 export function drawMethodsPage(doc: Doc, model: ReportModel): void {
   addPage(doc, model, 'Methods');
@@ -40,7 +93,7 @@ export function drawMethodsPage(doc: Doc, model: ReportModel): void {
     paragraph(doc, method.name, { font: FONT.bold, size: SIZE.subheading });
     paragraph(doc, method.what, { size: SIZE.small, color: COLOR.muted });
     doc.moveDown(0.15);
-    paragraph(doc, method.citation, { size: SIZE.tiny });
+    paragraph(doc, readerCitation(method.citation), { size: SIZE.tiny });
     doc.moveDown(0.7);
   }
   if (spaceLeft(doc) < 110) addPage(doc, model, 'Methods (continued)');
@@ -73,9 +126,13 @@ export function drawMethodsPage(doc: Doc, model: ReportModel): void {
       'Percentiles compare your latest value with people of your sex and year of age in the US National Health and Nutrition Examination Survey (NHANES). Optimal ranges:',
       { size: SIZE.small },
     );
-    for (const source of sources) paragraph(doc, `•  ${source}`, { size: SIZE.tiny });
+    for (const source of sources) {
+      if (spaceLeft(doc) < 24) addPage(doc, model, 'Methods (continued)');
+      paragraph(doc, `•  ${source}`, { size: SIZE.tiny });
+    }
     doc.moveDown(0.7);
   }
+  valueLists(doc, model);
   const gaps = coverage(model);
   if (gaps.length > 0) {
     paragraph(doc, 'What could not be computed', { font: FONT.bold, size: SIZE.subheading });

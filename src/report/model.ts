@@ -3,6 +3,7 @@ import { requestEvents } from '../schemas/report.js';
 import { scoreRequest } from '../scoring/score-request.js';
 import type { DomainName, DomainScore, EventScore, SeriesChange } from '../scoring/types.js';
 import { type BiomarkerRow, biomarkerRows } from './biomarkers.js';
+import { doubtfulUsed, excludedValues, type ValueNote } from './excluded.js';
 import { type MethodEntry, methodsFor } from './methods.js';
 import type { OptimalRangeSource } from './optimal-ranges.js';
 import { populationPercentile, refdataOptimalRanges } from './refdata-ranges.js';
@@ -27,6 +28,24 @@ export interface ReportModel {
   biomarkers: BiomarkerRow[];
   changes: SeriesChange[];
   methods: MethodEntry[];
+  /** Months an event may reach back for a value it lacks (report_metadata.lookback_months); 0: none. */
+  lookback_months: number;
+  /** Measured values of scoring inputs that the scores left out, and why. */
+  excluded: ValueNote[];
+  /** Doubted values the scores used because the request asked for them (use_doubtful). */
+  doubtful_used: ValueNote[];
+}
+
+/** Inputs of a domain whose value was measured at another date than the event's (as-of.ts), with that date. */
+export function carriedInputs(
+  event: EventScore,
+  names: readonly string[],
+): Array<{ input: string; date: string | null; age: number | null }> {
+  return names.flatMap((input) => {
+    const source = event.input_sources[input];
+    const from = source?.source === 'predictor' ? source.carried_from : undefined;
+    return from ? [{ input, date: from.event_date, age: from.event_age }] : [];
+  });
 }
 
 export function domainOf(event: EventScore, domain: DomainName): DomainScore | undefined {
@@ -43,6 +62,7 @@ export function buildReportModel(
   opts: ModelOptions = {},
 ): ReportModel {
   const scored = scoreRequest(request);
+  const requestEventList = requestEvents(request);
   const events = scored.events;
   const latest = events.at(-1) as EventScore;
   const modelIds = new Set(events.flatMap((e) => Object.keys(e.models)));
@@ -57,11 +77,14 @@ export function buildReportModel(
     chronological_age: latest.event_age,
     biological_age: domainOf(latest, 'overall')?.health_age ?? null,
     biomarkers: biomarkerRows(
-      requestEvents(request),
+      requestEventList,
       opts.ranges ?? refdataOptimalRanges(latest.sex),
       (input, value) => populationPercentile(input, value, latest.sex, latest.event_age),
     ),
     changes: scored.changes,
     methods: methodsFor(modelIds),
+    lookback_months: request.report_metadata.lookback_months ?? 0,
+    excluded: excludedValues(requestEventList, request.report_metadata),
+    doubtful_used: doubtfulUsed(requestEventList, request.report_metadata),
   };
 }

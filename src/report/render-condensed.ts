@@ -1,8 +1,8 @@
 import { drawAgeHero } from './age-hero.js';
-import { rangeText } from './biomarker-table.js';
+import { latestText, rangeText, shownRange } from './biomarker-table.js';
 import type { BiomarkerRow } from './biomarkers.js';
-import { drawDomainCard } from './cards.js';
-import { displayUnit, formatAge, formatDate, formatValue } from './format.js';
+import { domainNote, drawDomainCard } from './cards.js';
+import { displayUnit, formatAge, formatDate, formatWhen } from './format.js';
 import { type Box, createDocument, type Doc, drawFooters, NOT_ADVICE, toBuffer } from './layout.js';
 import type { ReportModel } from './model.js';
 import { drawRangeBar } from './range-bar.js';
@@ -18,18 +18,22 @@ function compactRow(doc: Doc, row: BiomarkerRow, box: Box): void {
     .fontSize(SIZE.small)
     .fillColor(COLOR.ink)
     .text(row.label, box.x, box.y, { width: LABEL_W, height: 10, ellipsis: true });
-  if (row.optimal) {
-    doc
-      .font(FONT.regular)
-      .fontSize(SIZE.tiny)
-      .fillColor(COLOR.muted)
-      .text(`optimal ${rangeText(row)}`, box.x, box.y + 11, { width: LABEL_W, lineBreak: false });
-  }
-  const value = `${row.latest_upper_bound ? '<' : ''}${formatValue(row.latest)}`;
+  const caption = [
+    row.latest_is_current ? '' : formatWhen(row.latest_date, row.latest_age),
+    shownRange(row) ? `${row.optimal ? 'optimal ' : ''}${rangeText(row)}` : '',
+  ]
+    .filter(Boolean)
+    .join('  ·  ');
+  doc
+    .font(FONT.regular)
+    .fontSize(SIZE.tiny)
+    .fillColor(COLOR.muted)
+    .text(caption, box.x, box.y + 11, { width: LABEL_W, lineBreak: false, ellipsis: true });
+  const value = latestText(row);
   doc
     .font(FONT.bold)
     .fontSize(SIZE.small)
-    .fillColor(COLOR.ink)
+    .fillColor(row.latest_doubtful ? COLOR.warn : COLOR.ink)
     .text(value, box.x + LABEL_W, box.y, {
       width: 40,
       align: 'right',
@@ -45,7 +49,11 @@ function compactRow(doc: Doc, row: BiomarkerRow, box: Box): void {
       lineBreak: false,
     });
   const barX = LABEL_W + 48;
-  drawRangeBar(doc, { x: box.x + barX, y: box.y + 1, w: box.w - barX - 4, h: 16 }, row);
+  drawRangeBar(
+    doc,
+    { x: box.x + barX, y: box.y + 1, w: box.w - barX - 4, h: 16 },
+    { ...row, optimal: shownRange(row) },
+  );
 }
 
 /** Biomarkers in two columns, as many as fit above the notice; says how many were left out. */
@@ -82,19 +90,22 @@ export function renderCondensedReport(model: ReportModel): Promise<Buffer> {
     doc,
     model,
     'Your Health Snapshot',
-    `One health event  ·  age ${formatAge(model.chronological_age)}  ·  as of ${formatDate(model.asof)}`,
+    `${model.latest.event_date ? `Latest visit ${formatWhen(model.latest.event_date, null)}` : 'One health event'}  ·  age ${formatAge(model.chronological_age)}  ·  as of ${formatDate(model.asof)}`,
     92,
   );
   drawAgeHero(doc, { x: PAGE.margin, y: below + 14, w: CONTENT_WIDTH, h: 86 }, model, { compact: true });
   const cardsTop = below + 114;
+  // Room under the figures for the line that dates values carried from an earlier visit.
+  const cardHeight = model.latest.domains.some((d) => domainNote(model.latest, d, true)) ? 146 : 128;
   const gap = 8;
   const w = (CONTENT_WIDTH - gap * 4) / 5;
   model.latest.domains.forEach((domain, i) => {
-    drawDomainCard(doc, { x: PAGE.margin + i * (w + gap), y: cardsTop, w, h: 128 }, domain, {
+    drawDomainCard(doc, { x: PAGE.margin + i * (w + gap), y: cardsTop, w, h: cardHeight }, domain, {
       compact: true,
+      note: domainNote(model.latest, domain, true),
     });
   });
-  const listTop = cardsTop + 146;
+  const listTop = cardsTop + cardHeight + 18;
   doc
     .font(FONT.bold)
     .fontSize(SIZE.subheading)

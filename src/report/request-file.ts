@@ -2,10 +2,16 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { UsageError } from '../errors.js';
-import { hasDestination, type ParsedReportRequest, parseReportRequest } from '../schemas/report.js';
+import {
+  type FullReportRequest,
+  hasDestination,
+  type ParsedReportRequest,
+  parseReportRequest,
+} from '../schemas/report.js';
 import { isFhirBundle, resultsOfBundle } from './from-labs/lab-results.js';
 import type { Person } from './from-labs/person.js';
 import { buildLabRequest, type LabRequest } from './from-labs/request.js';
+import { snapshotEvent } from './from-labs/snapshot.js';
 
 export interface RequestFile {
   path: string;
@@ -23,6 +29,8 @@ export interface LoadOptions {
   hasOut: boolean;
   /** The person a FHIR Bundle's results are about (date of birth, sex ...); asked for only for a Bundle. */
   person?: () => Person;
+  /** report_metadata members given by flags (--lookback, --use-doubtful); they win over the file's. */
+  metadata?: { lookback_months?: number; use_doubtful?: boolean };
 }
 
 const isRequestFile = (f: string) => f.endsWith('.json') && !f.endsWith('.report.json');
@@ -46,11 +54,26 @@ export function expandRequestPaths(paths: string[]): string[] {
 
 export { isRequestFile };
 
-/** A full request turned into a condensed one for its latest event (`--condensed`). */
-function condensedFrom(json: unknown): unknown {
-  if (typeof json !== 'object' || json === null || !('health_events' in json)) return json;
-  const { health_events, ...rest } = json as { health_events: unknown };
-  return Array.isArray(health_events) ? { ...rest, health_event: health_events.at(-1) } : json;
+/**
+ * A full request turned into a condensed one (`--condensed`): its latest event, completed from earlier
+ * events inside the lookback window when the request sets one (snapshot.ts).
+ */
+function condensedFrom(parsed: ParsedReportRequest): ParsedReportRequest {
+  if (parsed.variant === 'condensed') return parsed;
+  const { health_events: _events, ...rest } = parsed.request as FullReportRequest;
+  return {
+    variant: 'condensed',
+    request: { ...rest, health_event: snapshotEvent(parsed.request as FullReportRequest) },
+  };
+}
+
+/** Flags' report_metadata members over the file's; a file that is no object is left to the validator. */
+function withMetadata(json: unknown, members: LoadOptions['metadata']): unknown {
+  const given = Object.entries(members ?? {}).filter(([, v]) => v !== undefined);
+  if (given.length === 0 || typeof json !== 'object' || json === null) return json;
+  const request = json as { report_metadata?: unknown };
+  if (typeof request.report_metadata !== 'object' || request.report_metadata === null) return json;
+  return { ...request, report_metadata: { ...request.report_metadata, ...Object.fromEntries(given) } };
 }
 
 /**
@@ -76,10 +99,11 @@ export function loadRequestFile(path: string, opts: LoadOptions): RequestFile {
     json = request;
     fromLabs = rest;
   }
-  const parsed = parseReportRequest(opts.condensed ? condensedFrom(json) : json, {
+  const full = parseReportRequest(withMetadata(json, opts.metadata), {
     requireDestination: false,
     what: path,
   });
+  const parsed = opts.condensed ? condensedFrom(full) : full;
   if (!opts.hasOut && !hasDestination(parsed.request)) {
     throw new UsageError(`${path}: the request has no destination, so the report would go nowhere.`, [
       'Pass --out DIR to write <name>.pdf and <name>.report.json to a directory.',

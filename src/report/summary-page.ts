@@ -1,7 +1,7 @@
 import { drawAgeHero } from './age-hero.js';
 import { preventRiskLine, preventRisks } from './cardiovascular-risks.js';
-import { drawDomainCard } from './cards.js';
-import { formatAge, formatDate } from './format.js';
+import { domainNote, drawDomainCard } from './cards.js';
+import { formatAge, formatDate, formatWhen } from './format.js';
 import { type Box, type Doc, NOT_ADVICE } from './layout.js';
 import type { ReportModel } from './model.js';
 import { COLOR, CONTENT_WIDTH, FONT, PAGE, SIZE } from './theme.js';
@@ -118,11 +118,32 @@ function drawNotice(doc: Doc, y: number): void {
     .text(NOT_ADVICE, PAGE.margin + 12, y + 19, { width: CONTENT_WIDTH - 24 });
 }
 
+/** '3 visits, Nov 2024 to Jun 2025' when events have dates, else '3 health events'. */
+export function eventsSpan(model: ReportModel): string {
+  const n = model.events.length;
+  const first = model.events[0]?.event_date;
+  const last = model.latest.event_date;
+  if (!first || !last) return `${n} health event${n === 1 ? '' : 's'}`;
+  const month = (d: string) => formatDate(`${d}T00:00:00Z`).replace(/^\d+ /, '');
+  if (n === 1) return `1 visit, ${formatWhen(last, null)}`;
+  return month(first) === month(last)
+    ? `${n} visits in ${month(last)}`
+    : `${n} visits, ${month(first)} to ${month(last)}`;
+}
+
+/** What the domain scores stand for: the latest visit, and how far back a missing value may be taken. */
+export function asOfLine(model: ReportModel): string {
+  const when = formatWhen(model.latest.event_date, null);
+  const at = when ? `As of your latest visit (${when}).` : 'At your latest event.';
+  return model.lookback_months > 0
+    ? `${at} A value it lacks is taken from up to ${model.lookback_months} months before, with its date.`
+    : at;
+}
+
 /** Page 1 of the full report: biological age, then one card per health domain. */
 export function drawSummaryPage(doc: Doc, model: ReportModel): void {
   doc.addPage();
-  const n = model.events.length;
-  const subtitle = `${n} health event${n === 1 ? '' : 's'}  ·  latest at age ${formatAge(model.chronological_age)}  ·  as of ${formatDate(model.asof)}`;
+  const subtitle = `${eventsSpan(model)}  ·  latest at age ${formatAge(model.chronological_age)}  ·  as of ${formatDate(model.asof)}`;
   const below = drawTitleBand(doc, model, 'Your Health Report', subtitle, 120);
   drawAgeHero(doc, { x: PAGE.margin, y: below + 22, w: CONTENT_WIDTH, h: 112 }, model);
 
@@ -136,12 +157,14 @@ export function drawSummaryPage(doc: Doc, model: ReportModel): void {
     .font(FONT.regular)
     .fontSize(SIZE.small)
     .fillColor(COLOR.muted)
-    .text('At your latest event. Scores run from 0 to 100; higher is better.', PAGE.margin, gridTop + 19, {
+    .text(`${asOfLine(model)} Scores run from 0 to 100; higher is better.`, PAGE.margin, gridTop + 19, {
+      width: CONTENT_WIDTH,
       lineBreak: false,
+      ellipsis: true,
     });
   const gap = 12;
   const w = (CONTENT_WIDTH - 2 * gap) / 3;
-  const h = 132;
+  const h = 146;
   const slot = (i: number): Box => ({
     x: PAGE.margin + (i % 3) * (w + gap),
     y: gridTop + 38 + Math.floor(i / 3) * (h + gap),
@@ -149,7 +172,7 @@ export function drawSummaryPage(doc: Doc, model: ReportModel): void {
     h,
   });
   model.latest.domains.forEach((domain, i) => {
-    drawDomainCard(doc, slot(i), domain);
+    drawDomainCard(doc, slot(i), domain, { note: domainNote(model.latest, domain) });
   });
   drawReadingGuide(doc, slot(model.latest.domains.length));
   const risksBottom = drawCardiovascularRisks(doc, model, gridTop + 38 + 2 * (h + gap));

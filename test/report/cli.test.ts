@@ -7,35 +7,15 @@ import ReportStatus from '../../commands/report/status.js';
 import Score from '../../commands/score.js';
 import { Engine } from '../../src/engine/engine.js';
 import { createRegistry } from '../../src/kinds.js';
-import { packageRoot } from '../../src/paths.js';
 import { watchRequests } from '../../src/report/watch.js';
 import { FIXTURE_DIR, fixtureJson } from './support/fixtures.js';
+import { runCommand } from './support/run-command.js';
 
 let tmp: string;
 
 /** Run a command class in this process, capturing stdout, stderr and the exit code it sets. */
-async function run(command: { run(argv: string[], root: string): Promise<unknown> }, argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const stdout = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
-    out.push(String(chunk));
-    return true;
-  });
-  const stderr = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
-    err.push(String(chunk));
-    return true;
-  });
-  process.exitCode = undefined;
-  try {
-    await command.run([...argv, '--home', join(tmp, 'home')], packageRoot());
-  } finally {
-    stdout.mockRestore();
-    stderr.mockRestore();
-  }
-  const code = process.exitCode ?? 0;
-  process.exitCode = undefined;
-  return { stdout: out.join(''), stderr: err.join(''), code };
-}
+const run = (command: Parameters<typeof runCommand>[0], argv: string[]) =>
+  runCommand(command, argv, join(tmp, 'home'));
 
 beforeEach(() => {
   tmp = mkdtempSync(join(tmpdir(), 'assay-report-cli-'));
