@@ -12,6 +12,8 @@ import { onShutdownSignal } from '../../src/engine/shutdown.js';
 import { EXIT, UsageError } from '../../src/errors.js';
 import { labStatusBody } from '../../src/lab/status-body.js';
 import { closeSharedThreadPool } from '../../src/lab/thread-pool.js';
+import { excludedValues, type ValueNote } from '../../src/report/excluded.js';
+import { emptyReportReasons } from '../../src/report/from-labs/empty.js';
 import type { Conflict, Unusable } from '../../src/report/from-labs/events.js';
 import { submitPdfs } from '../../src/report/from-labs/extract-pdfs.js';
 import {
@@ -22,11 +24,19 @@ import {
   readJsonInput,
 } from '../../src/report/from-labs/inputs.js';
 import { buildLabRequest, type EventSummary, requestFileText } from '../../src/report/from-labs/request.js';
+import { snapshotEvent } from '../../src/report/from-labs/snapshot.js';
 import { conflictLines, unusableLines } from '../../src/report/from-labs/summary.js';
 import type { ReportJobResult } from '../../src/report/job.js';
 import { waitForReport } from '../../src/report/status.js';
 import { submitReport } from '../../src/report/submit.js';
-import type { ParsedReportRequest, ReportStatusRecord } from '../../src/schemas/report.js';
+import {
+  type FullReportRequest,
+  type ParsedReportRequest,
+  type ReportStatusRecord,
+  requestEvents,
+} from '../../src/schemas/report.js';
+import { scoreRequest } from '../../src/scoring/score-request.js';
+import type { EventScore } from '../../src/scoring/types.js';
 
 interface FromLabsReport extends ReportStatusRecord {
   variant: string;
@@ -39,8 +49,13 @@ interface FromLabsOutput {
   events: EventSummary[];
   conflicts: Conflict[];
   unusable: Unusable[];
+  /** Values of scoring inputs left out of the scores (doubted, conflicting, unconvertible), with why. */
+  left_out: ValueNote[];
   request: string;
-  report: FromLabsReport;
+  /** Why nothing could be scored (what to add); empty when something was. */
+  empty_reasons: string[];
+  /** Null when nothing could be scored and --allow-empty was not given. */
+  report: FromLabsReport | null;
 }
 
 export default class ReportFromLabs extends EngineCommand<typeof ReportFromLabs> {
@@ -51,7 +66,12 @@ export default class ReportFromLabs extends EngineCommand<typeof ReportFromLabs>
       '`lab extract` does.',
     'Results are grouped into health events by collection date: one event per date, results of one date ' +
       'from several files merged. Two different values for one LOINC code on one date are a conflict: both ' +
-      'are listed and neither is used (never averaged). Each predictor keeps its LOINC code, its value and ' +
+      'are listed and neither is used (never averaged). The report is as of the latest visit: a value it ' +
+      'lacks is taken from the most recent earlier visit within --lookback months (default 12; 0: off) and ' +
+      'shown with its date; earlier visits are scored the same way. A value extraction doubts (an OCR ' +
+      'misreading ...) is left out of the scores and listed, unless --use-doubtful. Blood pressure and body ' +
+      'size, which lab reports do not print, come from --sbp, --dbp, --bmi or --height and --weight. ' +
+      'Each predictor keeps its LOINC code, its value and ' +
       'its UCUM unit. Ages come from --dob by arithmetic only: the first event carries the whole years ' +
       'completed that day, later events the exact time since, and the date of birth itself is never ' +
       'stored, printed or written.',
@@ -60,13 +80,16 @@ export default class ReportFromLabs extends EngineCommand<typeof ReportFromLabs>
       'The request file can be scored with `assay score` or given to `report generate` again.',
     'Output: the files read, the events, the conflicts, and the results the scoring cannot use with why ' +
       '(no date, no LOINC code, a code no model reads, a unit that does not convert ...). With --json, ' +
-      '{files, events, conflicts, unusable, request, report}. Exit code 0 when the report completed, 1 when ' +
-      'it failed, 2 for a usage error (including inputs with no usable result).',
+      '{files, events, conflicts, unusable, left_out, request, empty_reasons, report}. Exit code 0 when the ' +
+      'report completed; 1 when it failed, or when nothing could be scored (no domain, no biological age: ' +
+      'the reasons say which tests or flags to add; --allow-empty renders it anyway, exit 0); 2 for a usage ' +
+      'error (including inputs with no usable result).',
     formatsSee('Report from lab results'),
   ].join('\n\n');
   static override examples = [
     '<%= config.bin %> report from-labs labs/ --dob 1970-01-31 --sex female --out report/',
     '<%= config.bin %> report from-labs a.pdf b.pdf results/c.json --dob 1970-01-31 --sex male --no-smoker',
+    '<%= config.bin %> report from-labs labs/ --dob 1970-01-31 --sex male --sbp 128 --bmi 26.4 --lookback 18',
     '<%= config.bin %> report from-labs labs/ --dob 1970-01-31 --sex female --profile me.json --json',
   ];
   static override strict = false;
@@ -90,6 +113,10 @@ export default class ReportFromLabs extends EngineCommand<typeof ReportFromLabs>
       default: false,
     }),
     concurrency: Flags.integer({ description: 'PDFs processed at the same time.', min: 1, max: 64 }),
+    'allow-empty': Flags.boolean({
+      description: 'Render the report even when no domain and no biological age can be computed (exit 0).',
+      default: false,
+    }),
   };
 
   async run(): Promise<FromLabsOutput> {
@@ -122,16 +149,26 @@ export default class ReportFromLabs extends EngineCommand<typeof ReportFromLabs>
         ? { variant: 'condensed', request: condensedOf(built.request) }
         : { variant: 'full', request: built.request };
       const requestPath = writeRequest(out, this.flags.name, parsed);
-      this.describe(built, files, requestPath);
-      const report = await this.runReport(engine, parsed, { dir: out, name: this.flags.name });
-      return {
+      const leftOut = excludedValues(requestEvents(parsed.request), parsed.request.report_metadata);
+      this.describe(built, files, requestPath, leftOut);
+      const summary = {
         files,
         events: built.events,
         conflicts: built.conflicts,
         unusable: built.unusable,
+        left_out: leftOut,
         request: requestPath,
-        report,
       };
+      const empty = emptyReportReasons(scoreRequest(parsed.request).events.at(-1) as EventScore);
+      if (empty && !this.flags['allow-empty']) {
+        this.logToStderr('\nNothing to score: no domain and no biological age can be computed.');
+        for (const line of empty) this.logToStderr(`  ${line}`);
+        this.logToStderr('No report was made; --allow-empty makes it anyway.');
+        process.exitCode = EXIT.jobFailed;
+        return { ...summary, empty_reasons: empty, report: null };
+      }
+      const report = await this.runReport(engine, parsed, { dir: out, name: this.flags.name });
+      return { ...summary, empty_reasons: empty ?? [], report };
     } finally {
       stopSignals();
       await shutdown(engine);
@@ -156,6 +193,7 @@ export default class ReportFromLabs extends EngineCommand<typeof ReportFromLabs>
     built: ReturnType<typeof buildLabRequest>,
     files: FileOutcome[],
     requestPath: string,
+    leftOut: ValueNote[],
   ): void {
     for (const f of files.filter((f) => f.dob_mismatch))
       this.logToStderr(
@@ -175,6 +213,11 @@ export default class ReportFromLabs extends EngineCommand<typeof ReportFromLabs>
     if (built.unusable.length > 0) {
       this.log('\nResults the scoring cannot use:');
       for (const line of unusableLines(built.unusable)) this.log(line);
+    }
+    if (leftOut.length > 0) {
+      this.log('\nLeft out of the scores (--use-doubtful scores doubted values):');
+      for (const v of leftOut)
+        this.log(`  ${v.date ?? `age ${v.event_age}`}  ${v.name} ${v.value} ${v.unit}: ${v.why}`);
     }
     this.log(`\nRequest: ${requestPath}`);
   }
@@ -207,9 +250,10 @@ function fileRow(f: FileOutcome): Array<string | number> {
   return [basename(f.file), f.kind, f.reason ? `${f.status} (${f.reason})` : f.status, f.results];
 }
 
-function condensedOf(request: Extract<ParsedReportRequest['request'], { health_events: unknown }>) {
+/** The condensed request: one event, the as-of snapshot of the latest visit (snapshot.ts). */
+function condensedOf(request: FullReportRequest) {
   const { health_events, ...rest } = request;
-  return { ...rest, health_event: health_events.at(-1) as (typeof health_events)[number] };
+  return { ...rest, health_event: snapshotEvent(request) };
 }
 
 function writeRequest(dir: string, name: string, parsed: ParsedReportRequest): string {

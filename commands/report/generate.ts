@@ -79,7 +79,12 @@ export default class ReportGenerate extends EngineCommand<typeof ReportGenerate>
     }
     const person = () => personFrom(this.flags, 'report generate results.fhir.json');
     const files = expandRequestPaths(paths).map((p) =>
-      loadRequestFile(p, { condensed: this.flags.condensed, hasOut: Boolean(this.flags.out), person }),
+      loadRequestFile(p, {
+        condensed: this.flags.condensed,
+        hasOut: Boolean(this.flags.out),
+        person,
+        metadata: { lookback_months: this.flags.lookback, use_doubtful: this.flags['use-doubtful'] },
+      }),
     );
     const fromLabs = new Map(files.map((file) => [file, this.describeFromLabs(file)]));
     if (paths.length > 0 && files.length === 0) {

@@ -7,6 +7,7 @@ import { Flags } from '@oclif/core';
 import { UsageError } from '../errors.js';
 import { checkDob } from '../lab/job.js';
 import { mergeProfile, type Person, readProfile, type Sex } from '../report/from-labs/person.js';
+import { checkVitals, type Vitals } from '../report/from-labs/vitals.js';
 import type { ReportProfile } from '../schemas/report.js';
 
 const yesNo = (description: string) => Flags.boolean({ description, allowNo: true });
@@ -43,6 +44,35 @@ export const personFlags = {
     description: 'Race, for the Pooled Cohort Equations only.',
     options: ['white', 'african_american', 'other'],
   }),
+  sbp: Flags.integer({
+    description: 'Systolic blood pressure in mmHg (PREVENT, the diabetes models), as of --vitals-date.',
+    helpValue: 'MMHG',
+  }),
+  dbp: Flags.integer({ description: 'Diastolic blood pressure in mmHg.', helpValue: 'MMHG' }),
+  bmi: Flags.string({
+    description: 'Body mass index in kg/m² (or give --height and --weight).',
+    helpValue: 'KG/M2',
+  }),
+  height: Flags.string({ description: 'Height in cm, with --weight: the BMI is computed.', helpValue: 'CM' }),
+  weight: Flags.string({ description: 'Weight in kg, with --height.', helpValue: 'KG' }),
+  'vitals-date': Flags.string({
+    description: 'When the vitals were measured, YYYY-MM-DD (default: the date of the latest lab visit).',
+    helpValue: 'YYYY-MM-DD',
+  }),
+  lookback: Flags.integer({
+    description:
+      'Months a visit may reach back for a value it lacks (most recent first; each shown with its date). ' +
+      'Default 12 for reports built from lab results; 0 turns it off.',
+    helpValue: 'MONTHS',
+    min: 0,
+    max: 240,
+  }),
+  'use-doubtful': Flags.boolean({
+    description:
+      'Score values extraction doubts (an OCR misreading ...) too, marked wherever they appear. By default ' +
+      'they are left out of the scores and listed.',
+    allowNo: true,
+  }),
 };
 
 export interface PersonFlagValues {
@@ -55,6 +85,14 @@ export interface PersonFlagValues {
   'parental-diabetes'?: boolean;
   statin?: boolean;
   race?: string;
+  sbp?: number;
+  dbp?: number;
+  bmi?: string;
+  height?: string;
+  weight?: string;
+  'vitals-date'?: string;
+  lookback?: number;
+  'use-doubtful'?: boolean;
 }
 
 /** The person the flags describe; a usage error names what is missing. */
@@ -72,11 +110,51 @@ export function personFrom(flags: PersonFlagValues, command: string): Person {
     parental_diabetes: flags['parental-diabetes'],
     statin: flags.statin,
     race: flags.race as ReportProfile['race'],
+    lookback_months: flags.lookback,
+    use_doubtful: flags['use-doubtful'],
   });
+  const vitals = vitalsFrom(flags, profile.vitals);
+  if (vitals) profile.vitals = vitals;
   const sex = profile.sex;
   if (sex !== 'female' && sex !== 'male')
     throw new UsageError('Give the sex assigned at birth with --sex female|male (or "sex" in --profile).', [
       `assay ${command} --dob 1970-01-31 --sex female`,
     ]);
   return { dob, profile: { ...profile, sex } };
+}
+
+/** Vitals from flags over the profile's, member by member; numbers checked for a unit mistake. */
+function vitalsFrom(flags: PersonFlagValues, fromProfile: Vitals | undefined): Vitals | undefined {
+  const given: Vitals = {
+    sbp: flags.sbp,
+    dbp: flags.dbp,
+    bmi: decimal(flags.bmi, '--bmi'),
+    height_cm: decimal(flags.height, '--height'),
+    weight_kg: decimal(flags.weight, '--weight'),
+    date: flags['vitals-date'] === undefined ? undefined : checkDay(flags['vitals-date'], '--vitals-date'),
+  };
+  const merged: Vitals = { ...fromProfile };
+  for (const [key, value] of Object.entries(given) as Array<[keyof Vitals, Vitals[keyof Vitals]]>)
+    if (value !== undefined) (merged as Record<string, unknown>)[key] = value;
+  // A BMI given by flag replaces a profile's height and weight, and the other way round.
+  if (given.bmi !== undefined) {
+    delete merged.height_cm;
+    delete merged.weight_kg;
+  }
+  if (given.height_cm !== undefined) delete merged.bmi;
+  return Object.values(merged).some((v) => v !== undefined) ? checkVitals(merged) : undefined;
+}
+
+function decimal(text: string | undefined, flag: string): number | undefined {
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (!/^\d+(\.\d+)?$/.test(text.trim()) || !Number.isFinite(n))
+    throw new UsageError(`${flag} expects a number, such as ${flag} 26.4; got "${text}".`);
+  return n;
+}
+
+function checkDay(text: string, flag: string): string {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text) || Number.isNaN(Date.parse(`${text}T00:00:00Z`)))
+    throw new UsageError(`${flag} expects a date YYYY-MM-DD; got "${text}".`);
+  return text;
 }

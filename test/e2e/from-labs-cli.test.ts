@@ -25,6 +25,7 @@ interface FromLabsJson {
   events: Array<{ health_event_id: string; date: string; predictors: number; sources: string[] }>;
   conflicts: Array<{ date: string; code: string; readings: Array<{ value: string; source: string }> }>;
   unusable: Array<{ source: string; code: string | null; reason: string; in_request: boolean }>;
+  left_out: Array<{ observation_code: string; why: string }>;
   request: string;
   report: { status: string; out_pdf: string; out_json: string };
 }
@@ -93,7 +94,7 @@ describe('assay report from-labs', () => {
     const pages = await pageTexts(readFileSync(fromPdfs.report.out_pdf));
     const trends = pages.find((p) => p.includes('Trends over time'));
     expect(trends, 'a trends page').toBeDefined();
-    expect(trends?.replace(/\s+/g, ' ')).toMatch(/3 events from age 59\.0 to 61\.0/);
+    expect(trends?.replace(/\s+/g, ' ')).toMatch(/3 visits from Feb 2023 to Feb 2025/);
   });
 
   it(
@@ -270,12 +271,20 @@ describe('assay report from-labs', () => {
 
       const request = readJson<{
         report_metadata: { smoker: boolean };
-        health_events: Array<{ predictors: Array<{ observation_code: string }> }>;
+        health_events: Array<{
+          predictors: Array<{ observation_code: string; doubts?: Array<{ code: string }> }>;
+        }>;
       }>(out.request);
       expect(request.report_metadata.smoker).toBe(false);
-      const codes = request.health_events[0]?.predictors.map((p) => p.observation_code) ?? [];
-      expect(codes).not.toContain('2093-3');
-      expect(codes).toContain('20448-7');
+      const predictors = request.health_events[0]?.predictors ?? [];
+      // Both readings of the conflict are carried, doubted as a conflict, so the report can list them.
+      const conflicting = predictors.filter((p) => p.observation_code === '2093-3');
+      expect(conflicting.map((p) => p.doubts?.map((d) => d.code))).toEqual([['conflict'], ['conflict']]);
+      expect(predictors.map((p) => p.observation_code)).toContain('20448-7');
+      expect(out.left_out.filter((v) => v.observation_code === '2093-3').map((v) => v.why)).toEqual([
+        'two different values on one date',
+        'two different values on one date',
+      ]);
 
       const text = await run([
         'report',

@@ -14,6 +14,7 @@ export type UnusableReason =
   | 'no_loinc'
   | 'no_value'
   | 'conflict'
+  | 'doubtful'
   | 'not_a_scoring_input'
   | 'not_numeric'
   | 'censored_value'
@@ -81,18 +82,32 @@ export function groupByDate(results: readonly LabResult[]): Grouped {
         unusable.push(...readings.map((r) => unusableOf(r, 'conflict', false)));
         continue;
       }
-      const r = readings[0] as LabResult;
-      predictors.push({
-        id: predictorId(date, code),
-        observation_code: code,
-        value: r.value as string,
-        unit: r.unit,
-      });
+      // One value read in several files: any file's doubt about it stays with it.
+      const doubts = readings.flatMap((r) => r.doubts ?? []);
+      predictors.push(predictorOf(date, code, { ...(readings[0] as LabResult), doubts }));
     }
     const sources = [...new Set([...byCode.values()].flat().map((r) => r.source))].sort();
     if (predictors.length > 0) events.push({ date, predictors, sources });
   }
   return { events, conflicts, unusable };
+}
+
+/** A result as an A1 predictor, with the printed name, range and doubts the report shows beside it. */
+export function predictorOf(
+  date: string,
+  code: string,
+  r: LabResult,
+  id = predictorId(date, code),
+): PredictorInput {
+  return {
+    id,
+    observation_code: code,
+    value: r.value as string,
+    unit: r.unit,
+    name: r.name,
+    ...(r.range ? { reference_range: r.range } : {}),
+    ...(r.doubts?.length ? { doubts: r.doubts } : {}),
+  };
 }
 
 function missing(r: LabResult): UnusableReason | null {
@@ -135,6 +150,6 @@ export function stableUuid(text: string): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
-function predictorId(date: string, code: string): string {
+export function predictorId(date: string, code: string): string {
   return stableUuid(`predictor|${date}|${code}`);
 }

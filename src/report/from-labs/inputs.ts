@@ -11,6 +11,7 @@ import { UsageError } from '../../errors.js';
 import { toFhirBundle } from '../../lab/output/fhir.js';
 import type { LabStatusBody } from '../../lab/status-body.js';
 import type { ExtractionCore } from '../../lab/types.js';
+import type { PredictorDoubt } from '../../scoring/types.js';
 import { isFhirBundle, type LabResult, resultsOfBundle } from './lab-results.js';
 
 export interface InputFiles {
@@ -75,7 +76,12 @@ export function readExtraction(file: string, body: LabStatusBody, kind: 'pdf' | 
     return { outcome: outcome(file, kind, body.status, reason, 0), results: [] };
   }
   const core = body as ExtractionCore;
-  const results = resultsOfBundle(toFhirBundle([{ source: basename(file), result: core }]), basename(file));
+  const doubts = rowDoubts(core);
+  // The Bundle writer emits one Observation per result, panel by panel, in order: doubts align by index.
+  const results = resultsOfBundle(
+    toFhirBundle([{ source: basename(file), result: core }]),
+    basename(file),
+  ).map((r, i) => (doubts[i]?.length ? { ...r, doubts: doubts[i] } : r));
   return {
     outcome: {
       ...outcome(file, kind, 'completed', null, results.length),
@@ -83,6 +89,22 @@ export function readExtraction(file: string, body: LabStatusBody, kind: 'pdf' | 
     },
     results,
   };
+}
+
+/**
+ * Each result's doubts: the warnings extraction raised about it. Flags name the biomarker and its page
+ * (src/lab/table/doubts.ts), so a flag is matched to every row of that name on that page: when a name
+ * repeats on a page, each of its rows carries the doubt rather than none.
+ */
+function rowDoubts(core: ExtractionCore): PredictorDoubt[][] {
+  const warnings = core.validationFlags.filter((f) => f.severity !== 'info');
+  return core.panels.flatMap((panel) =>
+    panel.panelResults.map((r) =>
+      warnings
+        .filter((f) => f.pageNumber === r.pageNumber && f.message.startsWith(`${r.biomarker} `))
+        .map((f) => ({ code: f.code, message: f.message })),
+    ),
+  );
 }
 
 /** An extraction JSON file or a FHIR Bundle, told apart by content. */

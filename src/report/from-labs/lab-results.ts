@@ -6,6 +6,7 @@
 import type { Bundle, Observation, Quantity } from '@medplum/fhirtypes';
 import { UsageError } from '../../errors.js';
 import { LOINC, UCUM } from '../../lab/output/fhir.js';
+import type { PredictorDoubt } from '../../scoring/types.js';
 
 export interface LabResult {
   /** The file it came from, for the listings of conflicts and unusable results. */
@@ -20,6 +21,10 @@ export interface LabResult {
   value: string | null;
   /** The UCUM code for a quantity (the printed unit when it has no UCUM code); '' for text values. */
   unit: string;
+  /** The lab's reference range, in `unit`; absent when none was printed. */
+  range?: { low: number | null; high: number | null };
+  /** Why extraction doubts the value (its validation flags); absent or empty when it does not. */
+  doubts?: PredictorDoubt[];
 }
 
 export function isFhirBundle(json: unknown): json is Bundle {
@@ -49,13 +54,37 @@ function withdrawn(o: Observation): boolean {
 
 function resultOf(o: Observation, source: string): LabResult {
   const loinc = o.code?.coding?.find((c) => c.system === LOINC && c.code);
+  const range = rangeOf(o);
+  const doubts = doubtsOf(o);
   return {
     source,
     date: dateOf(o.effectiveDateTime ?? o.effectivePeriod?.start ?? o.effectiveInstant),
     code: loinc?.code ?? null,
     name: o.code?.text ?? loinc?.display ?? loinc?.code ?? '(unnamed)',
     ...readingOf(o),
+    ...(range ? { range } : {}),
+    ...(doubts.length > 0 ? { doubts } : {}),
   };
+}
+
+/** The first reference range's numeric bounds, when it has any. */
+function rangeOf(o: Observation): LabResult['range'] | null {
+  const r = o.referenceRange?.[0];
+  const low = r?.low?.value ?? null;
+  const high = r?.high?.value ?? null;
+  return low === null && high === null ? null : { low, high };
+}
+
+/**
+ * A sender that doubts an Observation marks it preliminary (what `lab extract --format fhir` does for a
+ * row with doubts), with a note per doubt.
+ */
+function doubtsOf(o: Observation): PredictorDoubt[] {
+  if (o.status !== 'preliminary') return [];
+  const notes = (o.note ?? []).map((n) => n.text).filter((t): t is string => Boolean(t));
+  return notes.length > 0
+    ? notes.map((message) => ({ code: 'preliminary', message }))
+    : [{ code: 'preliminary', message: 'The source marks this result preliminary.' }];
 }
 
 /** The calendar date as written (a dateTime's own offset, never shifted to this machine's zone). */

@@ -13,12 +13,14 @@ import {
   type Conflict,
   type DatedEvent,
   groupByDate,
+  predictorOf,
   stableUuid,
   type Unusable,
   unusableOf,
 } from './events.js';
 import type { LabResult } from './lab-results.js';
 import type { Person } from './person.js';
+import { checkVitals, vitalsResults } from './vitals.js';
 
 export interface EventSummary {
   health_event_id: string;
@@ -44,7 +46,10 @@ export function buildLabRequest(
   person: Person,
   opts: BuildOptions = {},
 ): LabRequest {
-  const grouped = groupByDate(results);
+  const { configuration, vitals, ...members } = person.profile;
+  const labDates = results.flatMap((r) => (r.date && r.code && r.value !== null ? [r.date] : []));
+  const latestLab = labDates.length > 0 ? labDates.reduce((a, b) => (a > b ? a : b)) : null;
+  const grouped = groupByDate([...results, ...vitalsResults(vitals && checkVitals(vitals), latestLab)]);
   if (grouped.events.length === 0)
     throw new UsageError(
       'No lab result has a collection date, a LOINC code and a value: nothing to report.',
@@ -57,9 +62,8 @@ export function buildLabRequest(
   const healthEvents = grouped.events.map((e) => ({
     health_event_id: e.date,
     event_age: ages.get(e.date) as number,
-    predictors: e.predictors,
+    predictors: [...e.predictors, ...conflictPredictors(grouped.conflicts, results, e.date)],
   }));
-  const { configuration, ...members } = person.profile;
   const json = {
     report_metadata: {
       // The same events give the same reference, so a rerun is recognisably the same report.
@@ -68,6 +72,7 @@ export function buildLabRequest(
       mode: 'report',
       configuration: configuration ?? {},
       ...members,
+      lookback_months: members.lookback_months ?? DEFAULT_LOOKBACK_MONTHS,
     },
     uid_ext: '',
     health_events: healthEvents,
@@ -82,6 +87,33 @@ export function buildLabRequest(
     conflicts: grouped.conflicts,
     unusable: [...grouped.unusable, ...scoringUnusable(request as FullReportRequest, results)],
   };
+}
+
+/** How far back a report built from lab results reaches for a value its latest visit lacks, by default. */
+export const DEFAULT_LOOKBACK_MONTHS = 12;
+
+/**
+ * Each reading of a conflict, as a predictor doubted as 'conflict': the scores never use it, and the
+ * report lists it with its date and why, rather than dropping it unseen.
+ */
+function conflictPredictors(conflicts: readonly Conflict[], results: readonly LabResult[], date: string) {
+  return conflicts
+    .filter((c) => c.date === date)
+    .flatMap((c) =>
+      c.readings.map((reading, i) => {
+        const r = results.find((x) => x.date === date && x.code === c.code && x.value === reading.value);
+        const doubt = {
+          code: 'conflict',
+          message: `${c.name} has ${c.readings.length} different values on ${date}`,
+        };
+        return predictorOf(
+          date,
+          c.code,
+          { ...(r ?? { ...reading, date, code: c.code, name: c.name }), doubts: [doubt] },
+          stableUuid(`predictor|${date}|${c.code}|${i}`),
+        );
+      }),
+    );
 }
 
 function summaryOf(e: DatedEvent): EventSummary {
@@ -106,6 +138,7 @@ function scoringUnusable(request: FullReportRequest, results: readonly LabResult
         .map((p) => [p.observation_code, p.reason]),
     );
     for (const p of event.predictors) {
+      if (p.doubts?.some((d) => d.code === 'conflict')) continue;
       const reason = scoringCodes.has(p.observation_code)
         ? problems.get(p.observation_code)
         : 'not_a_scoring_input';
