@@ -1,8 +1,7 @@
 import { domainNote } from './cards.js';
 import { formatAge } from './format.js';
-import { inputLabel } from './labels.js';
 import type { Box, Doc } from './layout.js';
-import { domainOf, type ReportModel } from './model.js';
+import { domainOf, missingLabel, type ReportModel } from './model.js';
 import { COLOR, FONT, SIZE } from './theme.js';
 
 /** "8.5 years younger" or "2.0 years older" than the calendar says; null when there is nothing to compare. */
@@ -82,7 +81,7 @@ export function drawAgeHero(doc: Doc, box: Box, model: ReportModel, opts: { comp
       .moveDown(0.3)
       .font(FONT.regular)
       .fontSize(SIZE.small)
-      .text(`Missing: ${missing.map(inputLabel).join(', ')}.`, {
+      .text(`Missing: ${missing.map((input) => missingLabel(model, input)).join(', ')}.`, {
         width: textW,
         height: box.h - 40,
         ellipsis: true,

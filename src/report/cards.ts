@@ -67,6 +67,7 @@ function unscoredBody(
   y: number,
   w: number,
   compact: boolean,
+  missingLabel: (input: string) => string,
 ): void {
   if (domain.value !== null) {
     const unit = displayUnit(domain.unit);
@@ -95,7 +96,7 @@ function unscoredBody(
   }
   doc.font(FONT.bold).fontSize(SIZE.body).fillColor(COLOR.muted).text('Not enough data', x, y, { width: w });
   if (domain.inputs_missing.length > 0) {
-    const missing = domain.inputs_missing.map(inputLabel).join(', ');
+    const missing = domain.inputs_missing.map(missingLabel).join(', ');
     doc
       .font(FONT.regular)
       .fontSize(SIZE.tiny)
@@ -112,7 +113,7 @@ export function drawDomainCard(
   doc: Doc,
   box: Box,
   domain: DomainScore,
-  opts: { compact?: boolean; note?: string | null } = {},
+  opts: { compact?: boolean; note?: string | null; missing?: (input: string) => string } = {},
 ): void {
   const compact = opts.compact ?? false;
   cardFrame(doc, box, domain);
@@ -146,7 +147,7 @@ export function drawDomainCard(
   const top = box.y + pad + (compact ? 24 : 32);
 
   if (domain.health_score === null) {
-    unscoredBody(doc, domain, inner.x, top, inner.w, compact);
+    unscoredBody(doc, domain, inner.x, top, inner.w, compact, opts.missing ?? inputLabel);
     return;
   }
   if (compact) {

@@ -12,6 +12,8 @@ import type { HealthEventInput, PredictorInput, ScoringMetadata } from '../scori
 export interface ValueNote {
   /** The name as printed, or the model input's label. */
   name: string;
+  /** The model input it would have supplied. */
+  input: string;
   observation_code: string;
   date: string | null;
   event_age: number;
@@ -98,6 +100,7 @@ const DOUBT_WORDS: Record<string, string> = {
 function note(event: HealthEventInput, predictor: PredictorInput, input: string, why: string): ValueNote {
   return {
     name: predictor.name ?? inputLabel(input),
+    input,
     observation_code: predictor.observation_code,
     date: predictor.date ?? eventDateOf(event),
     event_age: event.event_age,

@@ -3,7 +3,7 @@ import { formatDate, formatWhen } from './format.js';
 import { DOMAIN_LABELS, inputLabel } from './labels.js';
 import { addPage, type Doc, NOT_ADVICE, sectionTitle, spaceLeft } from './layout.js';
 import { HEALTH_SCORE_METHOD } from './methods.js';
-import { carriedInputs, type ReportModel } from './model.js';
+import { carriedInputs, missingLabel, type ReportModel } from './model.js';
 import { COLOR, CONTENT_WIDTH, FONT, PAGE, SIZE } from './theme.js';
 
 function paragraph(
@@ -24,7 +24,7 @@ function coverage(model: ReportModel): string[] {
     .filter((d) => d.model === null)
     .map(
       (d) =>
-        `${DOMAIN_LABELS[d.domain]}: not computed; missing ${d.inputs_missing.map(inputLabel).join(', ') || 'inputs'}.`,
+        `${DOMAIN_LABELS[d.domain]}: not computed; missing ${d.inputs_missing.map((input) => missingLabel(model, input)).join(', ') || 'inputs'}.`,
     );
 }
 

@@ -1,5 +1,6 @@
 import type { ReportRequest, ReportVariant } from '../schemas/report.js';
 import { requestEvents } from '../schemas/report.js';
+import { inputLabel } from '../scoring/input-labels.js';
 import { scoreRequest } from '../scoring/score-request.js';
 import type { DomainName, DomainScore, EventScore, SeriesChange } from '../scoring/types.js';
 import { type BiomarkerRow, biomarkerRows } from './biomarkers.js';
@@ -46,6 +47,15 @@ export function carriedInputs(
     const from = source?.source === 'predictor' ? source.carried_from : undefined;
     return from ? [{ input, date: from.event_date, age: from.event_age }] : [];
   });
+}
+
+/**
+ * A missing input in words, saying when it was measured at the latest event but left out (doubted, in
+ * conflict, a unit that does not convert): "Missing: Albumin" would be untrue then.
+ */
+export function missingLabel(model: ReportModel, input: string): string {
+  const leftOut = model.excluded.some((v) => v.input === input && v.event_age === model.latest.event_age);
+  return leftOut ? `${inputLabel(input)} (measured, left out: see Methods)` : inputLabel(input);
 }
 
 export function domainOf(event: EventScore, domain: DomainName): DomainScore | undefined {

@@ -4,7 +4,7 @@ import type { BiomarkerRow } from './biomarkers.js';
 import { domainNote, drawDomainCard } from './cards.js';
 import { displayUnit, formatAge, formatDate, formatWhen } from './format.js';
 import { type Box, createDocument, type Doc, drawFooters, NOT_ADVICE, toBuffer } from './layout.js';
-import type { ReportModel } from './model.js';
+import { missingLabel, type ReportModel } from './model.js';
 import { drawRangeBar } from './range-bar.js';
 import { drawTitleBand } from './summary-page.js';
 import { COLOR, CONTENT_WIDTH, FONT, FOOTER_Y, PAGE, SIZE } from './theme.js';
@@ -103,6 +103,7 @@ export function renderCondensedReport(model: ReportModel): Promise<Buffer> {
     drawDomainCard(doc, { x: PAGE.margin + i * (w + gap), y: cardsTop, w, h: cardHeight }, domain, {
       compact: true,
       note: domainNote(model.latest, domain, true),
+      missing: (input) => missingLabel(model, input),
     });
   });
   const listTop = cardsTop + cardHeight + 18;

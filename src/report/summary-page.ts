@@ -3,7 +3,7 @@ import { preventRiskLine, preventRisks } from './cardiovascular-risks.js';
 import { domainNote, drawDomainCard } from './cards.js';
 import { formatAge, formatDate, formatWhen } from './format.js';
 import { type Box, type Doc, NOT_ADVICE } from './layout.js';
-import type { ReportModel } from './model.js';
+import { missingLabel, type ReportModel } from './model.js';
 import { COLOR, CONTENT_WIDTH, FONT, PAGE, SIZE } from './theme.js';
 
 /** The cover band: title, what the report covers, the date. Returns the y below it. */
@@ -172,7 +172,10 @@ export function drawSummaryPage(doc: Doc, model: ReportModel): void {
     h,
   });
   model.latest.domains.forEach((domain, i) => {
-    drawDomainCard(doc, slot(i), domain, { note: domainNote(model.latest, domain) });
+    drawDomainCard(doc, slot(i), domain, {
+      note: domainNote(model.latest, domain),
+      missing: (input) => missingLabel(model, input),
+    });
   });
   drawReadingGuide(doc, slot(model.latest.domains.length));
   const risksBottom = drawCardiovascularRisks(doc, model, gridTop + 38 + 2 * (h + gap));

@@ -145,6 +145,8 @@ describe('a value OCR doubted', () => {
     expect(text).toContain('Values left out of the scores');
     expect(text).toContain('Albumin, 3 Feb 2025: 45 g/dL (the scan may have lost a decimal point)');
     expect(text).toContain('450 (?)');
+    // Measured but doubted is not "missing": the cards say it was left out.
+    expect(text).toContain('Albumin (measured, left out: see Methods)');
 
     const used = buildReportModel(history('ocr-doubt', person({ use_doubtful: true })).request, 'full');
     expect(used.biological_age).not.toBeNull();
