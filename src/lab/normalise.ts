@@ -53,6 +53,9 @@ export function normaliseRow(row: ParsedRow, panelName: string): PanelResult {
     referenceRangeText: row.referenceRangeText,
     pageNumber: row.pageNumber,
     flag: row.flag,
+    ...(row.id ? { id: row.id } : {}),
+    doubts: row.doubts ?? [],
+    bbox: row.bbox ?? null,
   };
 }
 

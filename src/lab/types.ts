@@ -20,6 +20,12 @@ export interface ParsedRow {
   pageNumber: number;
   /** Read by OCR: whether a look-alike character was repaired, and the reader's lowest confidence. */
   ocr?: { repaired: boolean; confidence: number | null };
+  /** Where the row is printed (the lines it was read from); absent when the layout gives no geometry. */
+  bbox?: RowBox;
+  /** Given once the rows are final (parse-report.ts): see PanelResult.id. */
+  id?: string;
+  /** The row's warnings, once the rows are final: see PanelResult.doubts. */
+  doubts?: RowDoubt[];
 }
 
 export interface ParsedPanel {
@@ -42,6 +48,8 @@ export interface ValidationFlag {
   severity: 'info' | 'warning' | 'error';
   message: string;
   pageNumber?: number;
+  /** Ours: the id of the result row the flag is about (PanelResult.id), when it is about one. */
+  resultId?: string;
 }
 
 /** SPEC.md B3 PanelResult. */
@@ -63,6 +71,30 @@ export interface PanelResult {
    * read by the FHIR (interpretation) and CSV outputs.
    */
   flag?: string | null;
+  /**
+   * Ours, beyond SPEC.md B3: the row's id, stable for the same document ('p2-albumin-1': page, name, and
+   * the how-manieth row of that name on the page), which validation flags and review revisions name.
+   */
+  id?: string;
+  /** Ours: what extraction doubts about this row (the warnings of validationFlags); empty when nothing. */
+  doubts?: RowDoubt[];
+  /** Ours: where the row is printed, in PDF points from the page's top-left corner; null when unknown. */
+  bbox?: RowBox | null;
+}
+
+/** One doubt about one result row: a validation flag's code and message. */
+export interface RowDoubt {
+  code: string;
+  message: string;
+}
+
+/** A row's box on its page: PDF points, origin at the page's top-left corner, y downwards. */
+export interface RowBox {
+  page: number;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
 }
 
 /** SPEC.md B3 LabPanel. */

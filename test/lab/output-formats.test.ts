@@ -98,6 +98,48 @@ describe('FHIR R4 Bundle', () => {
   });
 });
 
+/** The fixtures' results with one row doubted, as a scan's extraction would doubt it. */
+function withDoubtedGlucose(): ExtractionCore {
+  const result = structuredClone(results.get(NAMES[0] as string) as ExtractionCore);
+  const glucose = result.panels.flatMap((p) => p.panelResults).find((r) => r.biomarker === 'GLUCOSE');
+  if (!glucose) throw new Error('no GLUCOSE row');
+  glucose.doubts = [
+    { code: 'ocr_suspect_decimal', message: 'GLUCOSE may have lost its decimal point in OCR' },
+  ];
+  return result;
+}
+
+describe('doubts in the outputs', () => {
+  it('every row has an id, doubts and a box; a doubted Observation is preliminary with a note, the rest final', () => {
+    for (const r of sources().flatMap((s) => s.result.panels.flatMap((p) => p.panelResults))) {
+      expect(r.id).toMatch(/^p\d+-[a-z0-9-]+-\d+$/);
+      expect(r.doubts).toEqual([]);
+      expect(r.bbox).toMatchObject({ page: r.pageNumber });
+    }
+    const bundle = toFhirBundle([{ source: 'a.pdf', result: withDoubtedGlucose() }]);
+    const observations = (bundle.entry ?? [])
+      .map((e) => e.resource)
+      .filter((r): r is Observation => r?.resourceType === 'Observation');
+    const doubted = observations.filter((o) => o.status === 'preliminary');
+    expect(doubted.map((o) => o.code?.text)).toEqual(['GLUCOSE']);
+    expect(doubted[0]?.note).toEqual([
+      { text: 'ocr_suspect_decimal: GLUCOSE may have lost its decimal point in OCR' },
+    ]);
+    expect(doubted[0]?.identifier?.[0]?.value).toMatch(/^p1-glucose-\d$/);
+    expect(observations.filter((o) => o.status === 'final')).toHaveLength(observations.length - 1);
+    for (const o of doubted) expect(() => validateResource(o)).not.toThrow();
+  });
+
+  it('the CSV names each row and lists its doubt codes', () => {
+    const csv = toCsv([{ file: 'a.pdf', result: withDoubtedGlucose() }]);
+    const rows = parse(csv, { columns: true, skip_empty_lines: true }) as Array<Record<string, string>>;
+    expect(rows.filter((r) => r.doubts !== '').map((r) => [r.biomarker, r.doubts])).toEqual([
+      ['GLUCOSE', 'ocr_suspect_decimal'],
+    ]);
+    expect(rows.every((r) => r.id !== '')).toBe(true);
+  });
+});
+
 describe('CSV', () => {
   it('loads with a real CSV parser, one row per result under the documented columns', () => {
     const csv = toCsv(sources().map(({ source, result }) => ({ file: source, result })));

@@ -78,6 +78,9 @@ describe('parseReport: Quest', () => {
       referenceRangeText: '<200',
       flag: 'H',
       pageNumber: 1,
+      id: 'p1-cholesterol-total-1',
+      doubts: [],
+      bbox: expect.objectContaining({ page: 1 }),
     });
     expect(lipid?.[2]).toMatchObject({ resultValue: '99', referenceRangeText: '<100', resultUnit: 'mg/dL' });
     const ua = report.panels[3]?.rows;
@@ -86,6 +89,18 @@ describe('parseReport: Quest', () => {
       ['TRACE', 'A', 'NEGATIVE', null],
       ['NONE SEEN', null, 'NONE SEEN', '/HPF'],
     ]);
+  });
+
+  it('gives each row an id and the box it is printed in, wrapped name included', () => {
+    // CHOLESTEROL, TOTAL: baseline 219 in 9 pt type, cells from x 48 to the lab code's end (548 + 3 x 4.5).
+    expect(report.panels[0]?.rows[0]?.bbox).toEqual({ page: 1, x: 48, y: 210, width: 513.5, height: 11.3 });
+    // WHITE BLOOD CELL / COUNT: the name's tail one line below widens the box down to it.
+    const wbc = report.panels[1]?.rows[0];
+    expect(wbc?.id).toBe('p1-white-blood-cell-count-1');
+    expect(wbc?.bbox).toMatchObject({ page: 1, y: 269 });
+    expect((wbc?.bbox?.y ?? 0) + (wbc?.bbox?.height ?? 0)).toBeCloseTo(289 + 0.25 * 9, 0);
+    const ids = report.panels.flatMap((p) => p.rows.map((r) => r.id));
+    expect(new Set(ids).size).toBe(ids.length);
   });
 
   it('joins a wrapped test name and skips comments', () => {
@@ -121,7 +136,7 @@ describe('parseReport: Quest', () => {
   });
 
   it('reads the same without font information', () => {
-    expect(parseReport(withoutItems(doc(page1, page2)), 'quest')).toEqual(report);
+    expect(withoutBoxes(parseReport(withoutItems(doc(page1, page2)), 'quest'))).toEqual(withoutBoxes(report));
   });
 });
 
@@ -212,6 +227,9 @@ describe('parseReport: Labcorp', () => {
         referenceRangeText: '70-99',
         flag: null,
         pageNumber: 1,
+        id: 'p1-glucose-1',
+        doubts: [],
+        bbox: expect.objectContaining({ page: 1 }),
       },
       {
         biomarker: 'BUN/Creatinine Ratio',
@@ -220,6 +238,9 @@ describe('parseReport: Labcorp', () => {
         referenceRangeText: '9-20',
         flag: 'High',
         pageNumber: 1,
+        id: 'p1-bun-creatinine-ratio-1',
+        doubts: [],
+        bbox: expect.objectContaining({ page: 1 }),
       },
     ]);
   });
@@ -251,7 +272,9 @@ describe('parseReport: Labcorp', () => {
   });
 
   it('drops the lab code by its shape when the layout has no font information', () => {
-    expect(parseReport(withoutItems(doc(page1, page2)), 'labcorp')).toEqual(report);
+    expect(withoutBoxes(parseReport(withoutItems(doc(page1, page2)), 'labcorp'))).toEqual(
+      withoutBoxes(report),
+    );
   });
 });
 
@@ -496,3 +519,11 @@ describe("parseReport: a portal's copy beside the vendor's", () => {
     ]);
   });
 });
+
+/** Without text items a line's type size is unknown, so its box is estimated: compare everything else. */
+function withoutBoxes(report: ReturnType<typeof parseReport>) {
+  return {
+    ...report,
+    panels: report.panels.map((p) => ({ ...p, rows: p.rows.map(({ bbox: _bbox, ...row }) => row) })),
+  };
+}

@@ -1,12 +1,15 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Bundle } from '@medplum/fhirtypes';
 import { afterAll, describe, expect, it } from 'vitest';
 import { personFrom } from '../../src/cli/person-flags.js';
 import { UsageError } from '../../src/errors.js';
+import type { ExtractionCore } from '../../src/lab/types.js';
+import { packageRoot } from '../../src/paths.js';
 import { eventAges, wholeYears } from '../../src/report/from-labs/age.js';
 import { groupByDate } from '../../src/report/from-labs/events.js';
+import { readJsonInput } from '../../src/report/from-labs/inputs.js';
 import { type LabResult, resultsOfBundle } from '../../src/report/from-labs/lab-results.js';
 import { buildLabRequest } from '../../src/report/from-labs/request.js';
 
@@ -236,5 +239,35 @@ describe('the person: flags over a JSON profile', () => {
     ).toThrow(/smoker/);
     expect(() => personFrom({ dob: '1970-01-31' }, 'x')).toThrow(/--sex female\|male/);
     expect(() => personFrom({ dob: '1970-02-30', sex: 'male' }, 'x')).toThrow(/YYYY-MM-DD/);
+  });
+});
+
+describe('doubts read from extraction files', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'assay-doubts-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const scan = JSON.parse(
+    readFileSync(join(packageRoot(), 'fixtures', 'histories', 'ocr-doubt', 'scan.json'), 'utf8'),
+  ) as ExtractionCore;
+  const albuminOf = (file: string) => readJsonInput(file).results.find((r) => r.code === '1751-7');
+
+  it("takes a row's own doubts, through the same FHIR Bundle every input goes through", () => {
+    const file = join(dir, 'rows.json');
+    writeFileSync(file, JSON.stringify(scan));
+    expect(albuminOf(file)?.doubts).toEqual([
+      { code: 'ocr_suspect_decimal', message: 'Albumin may have lost its decimal point in OCR' },
+    ]);
+    expect(readJsonInput(file).results.filter((r) => r.doubts)).toHaveLength(1);
+  });
+
+  it('matches an older extraction’s flags to rows by name and page', () => {
+    const older = structuredClone(scan);
+    for (const r of older.panels.flatMap((p) => p.panelResults)) {
+      delete r.doubts;
+      delete r.id;
+    }
+    for (const f of older.validationFlags) delete f.resultId;
+    const file = join(dir, 'older.json');
+    writeFileSync(file, JSON.stringify(older));
+    expect(albuminOf(file)?.doubts?.map((d) => d.code)).toEqual(['ocr_suspect_decimal']);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * Extraction results as CSV for pandas, R and SQL: one row per result, RFC 4180 (CRLF line ends, fields
  * quoted when they hold a comma, a quote or a line break, quotes doubled). The file column names the PDF
- * each row came from, so one CSV can hold a whole batch.
+ * each row came from, so one CSV can hold a whole batch; the last two name the row and its doubts.
  */
 import type { ExtractionCore, PanelResult } from '../types.js';
 
@@ -23,6 +23,8 @@ export const CSV_COLUMNS = [
   'flag',
   'page',
   'date_collected',
+  'id',
+  'doubts',
 ] as const;
 
 export interface CsvSource {
@@ -60,6 +62,9 @@ function rowOf(file: string, panel: string, panelCode: string, date: string, r: 
     r.flag ?? '',
     r.pageNumber === null ? '' : String(r.pageNumber),
     date,
+    r.id ?? '',
+    // Codes only, ';'-separated: one cell a spreadsheet filter or `str.contains` can test.
+    (r.doubts ?? []).map((d) => d.code).join(';'),
   ];
 }
 

@@ -37,6 +37,9 @@ export interface FhirOptions {
   subject?: string;
 }
 
+/** The system of a result row's id (PanelResult.id) as an Observation identifier. */
+export const RESULT_ID_SYSTEM = 'urn:assay:result-id';
+
 export function toFhirBundle(sources: readonly FhirSource[], opts: FhirOptions = {}): Bundle {
   const entry: BundleEntry[] = [];
   for (const { source, result } of sources) {
@@ -73,11 +76,14 @@ function diagnosticReport(
 }
 
 function observation(r: PanelResult, panel: LabPanel, opts: FhirOptions, id: string): Observation {
+  const doubts = r.doubts ?? [];
   return {
     resourceType: 'Observation',
     id,
     ...(opts.subject ? { meta: { profile: [US_CORE_LAB] } } : {}),
-    status: 'final',
+    // A value extraction doubts is not final until a person has looked: preliminary, with a note per doubt.
+    status: doubts.length > 0 ? 'preliminary' : 'final',
+    ...(r.id ? { identifier: [{ system: RESULT_ID_SYSTEM, value: r.id }] } : {}),
     category: [
       {
         coding: [{ system: OBSERVATION_CATEGORY, code: 'laboratory', display: 'Laboratory' }],
@@ -90,6 +96,7 @@ function observation(r: PanelResult, panel: LabPanel, opts: FhirOptions, id: str
     ...resultValueOf(r),
     ...interpretationOf(r.flag),
     ...rangeOf(r),
+    ...(doubts.length > 0 ? { note: doubts.map((d) => ({ text: `${d.code}: ${d.message}` })) } : {}),
   };
 }
 

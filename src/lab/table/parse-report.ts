@@ -6,7 +6,7 @@
  */
 import { repairOcrRows } from '../ocr-rows.js';
 import type { DocumentLayout } from '../pdf-text.js';
-import type { Coverage, MergeAction, ParsedPanel, ValidationFlag, Vendor } from '../types.js';
+import type { Coverage, MergeAction, ParsedPanel, ParsedRow, ValidationFlag, Vendor } from '../types.js';
 import { dropRepeatedCopies } from './copies.js';
 import { noTableFlag, rowDoubts, unreadRowFlag } from './doubts.js';
 import type { TableHeader } from './header.js';
@@ -41,7 +41,8 @@ export function parseReport(layout: DocumentLayout, vendor: Vendor | 'generic'):
   const repairs = repairOcrRows(panels);
   // Doubted as they stand at the end (codes stripped, OCR misreadings repaired, copies dropped), so each
   // flag names the test as the results do.
-  const doubts = panels.flatMap((panel) => panel.rows.flatMap(rowDoubts));
+  assignRowIds(panels);
+  const doubts = panels.flatMap((panel) => panel.rows.flatMap(doubtRow));
   const readViews = new Set([...walked.readLines].map((line) => line.view));
   const unread = unreadRows(pages.flat(), readViews, panels);
   const resultsRead = panels.reduce((n, panel) => n + panel.rows.length, 0);
@@ -57,6 +58,32 @@ export function parseReport(layout: DocumentLayout, vendor: Vendor | 'generic'):
     validationFlags: panels.length === 0 ? [noTableFlag(), ...flags] : flags,
     coverage: coverageOf(resultsRead, unread.length),
   };
+}
+
+/**
+ * Each row's id: its page, its name and which row of that name on that page it is ('p2-albumin-1').
+ * Stable for the same document whatever else is read around it, and readable in a review or a log.
+ */
+function assignRowIds(panels: readonly ParsedPanel[]): void {
+  const seen = new Map<string, number>();
+  for (const row of panels.flatMap((panel) => panel.rows)) {
+    const slug = row.biomarker
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '')
+      .slice(0, 40);
+    const key = `p${row.pageNumber}-${slug || 'row'}`;
+    const n = (seen.get(key) ?? 0) + 1;
+    seen.set(key, n);
+    row.id = `${key}-${n}`;
+  }
+}
+
+/** A row's flags, each naming the row; its warnings become the row's own doubts. */
+function doubtRow(row: ParsedRow): ValidationFlag[] {
+  const flags = rowDoubts(row).map((flag) => (row.id ? { ...flag, resultId: row.id } : flag));
+  row.doubts = flags.filter((f) => f.severity !== 'info').map(({ code, message }) => ({ code, message }));
+  return flags;
 }
 
 /**

@@ -7,9 +7,11 @@
  * with its value on the next, one indent in, is one row; anything else (comments, footnotes, sub-headings,
  * interpretive tables) is read past.
  */
+
 import type { ParsedPanel, ParsedRow, ValidationFlag } from '../types.js';
 import { withoutNameFlag } from './doubts.js';
 import { COLUMN_SLACK, columnRole } from './header.js';
+import { lineBox, unionBox } from './row-box.js';
 import type { TableLine } from './table-lines.js';
 import { measureTable, type TableMetrics } from './table-metrics.js';
 import { sharesWord } from './words.js';
@@ -252,6 +254,7 @@ function addRow(
     referenceRangeText: source.range,
     flag: source.flag,
     pageNumber: line.view.pageNumber,
+    ...boxOf(line, partner),
     ...(source.ocrConfidence !== null || source.ocrRepaired
       ? { ocr: { repaired: source.ocrRepaired, confidence: source.ocrConfidence } }
       : {}),
@@ -272,6 +275,13 @@ function addRow(
   if (line.strict || line.inferred) state.strictRows.add(row);
 }
 
+/** The box of the line a row was read from, with its partner line (a name split from its value). */
+function boxOf(line: TableLine, partner?: TableLine): Pick<ParsedRow, 'bbox'> {
+  if (line.view.cells.length === 0) return {};
+  const box = lineBox(line.view);
+  return { bbox: partner && partner.view.cells.length > 0 ? unionBox(box, lineBox(partner.view)) : box };
+}
+
 /** Appends a wrapped name's tail to its row, and to the panel the row makes on its own, if it does. */
 function continueName(tail: string, line: TableLine, state: WalkState): void {
   const row = state.lastRow;
@@ -281,6 +291,7 @@ function continueName(tail: string, line: TableLine, state: WalkState): void {
     panel.panelName = `${panel.panelName} ${tail}`;
   }
   row.biomarker = `${row.biomarker} ${tail}`;
+  if (row.bbox && line.view.cells.length > 0) row.bbox = unionBox(row.bbox, lineBox(line.view));
   state.lastRowLine = line;
   state.read.add(line);
 }

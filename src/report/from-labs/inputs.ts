@@ -76,7 +76,10 @@ export function readExtraction(file: string, body: LabStatusBody, kind: 'pdf' | 
     return { outcome: outcome(file, kind, body.status, reason, 0), results: [] };
   }
   const core = body as ExtractionCore;
-  const doubts = rowDoubts(core);
+  // Extractions of this version carry each row's doubts, which the Bundle writer turns into preliminary
+  // Observations; older ones only list flags, matched to rows here.
+  const rowsCarryDoubts = core.panels.some((p) => p.panelResults.some((r) => Array.isArray(r.doubts)));
+  const doubts = rowsCarryDoubts ? [] : rowDoubts(core);
   // The Bundle writer emits one Observation per result, panel by panel, in order: doubts align by index.
   const results = resultsOfBundle(
     toFhirBundle([{ source: basename(file), result: core }]),
@@ -92,7 +95,7 @@ export function readExtraction(file: string, body: LabStatusBody, kind: 'pdf' | 
 }
 
 /**
- * Each result's doubts: the warnings extraction raised about it. Flags name the biomarker and its page
+ * Each result's doubts in an extraction written before rows carried them: the warnings it raised. Flags name the biomarker and its page
  * (src/lab/table/doubts.ts), so a flag is matched to every row of that name on that page: when a name
  * repeats on a page, each of its rows carries the doubt rather than none.
  */

@@ -82,8 +82,13 @@ function rangeOf(o: Observation): LabResult['range'] | null {
 function doubtsOf(o: Observation): PredictorDoubt[] {
   if (o.status !== 'preliminary') return [];
   const notes = (o.note ?? []).map((n) => n.text).filter((t): t is string => Boolean(t));
-  return notes.length > 0
-    ? notes.map((message) => ({ code: 'preliminary', message }))
+  // `lab extract --format fhir` writes each doubt as '<code>: <message>'.
+  const doubts = notes.map((text) => {
+    const m = /^([a-z][a-z0-9_]*): (.+)$/s.exec(text);
+    return m ? { code: m[1] as string, message: m[2] as string } : { code: 'preliminary', message: text };
+  });
+  return doubts.length > 0
+    ? doubts
     : [{ code: 'preliminary', message: 'The source marks this result preliminary.' }];
 }
 
