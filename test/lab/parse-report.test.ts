@@ -140,6 +140,56 @@ describe('parseReport: Quest', () => {
   });
 });
 
+describe('parseReport: headings set above each table (Labcorp enterprise reports)', () => {
+  // Each panel prints its heading at 12 pt at the page margin, then its own header at 8 pt, 18 pt lower.
+  const header = (y: number) =>
+    line(
+      y,
+      [36, 'Test', 8],
+      [191, 'Current Result and Flag', 8],
+      [325, 'Previous Result and Date', 8],
+      [463, 'Units', 8],
+      [521, 'Reference Interval', 8],
+    );
+  const row = (y: number, name: string, value: string, unit: string, range: string) =>
+    line(y, [36, name], [195, value], [460, unit], [540, range]);
+  const page1 = page(
+    1,
+    line(47, [18, 'Labcorp', 12]),
+    line(185, [18, 'NMR LipoProfile+Lipids', 12]),
+    header(203),
+    line(217, [36, 'Lipids']),
+    row(232, 'LDL-C (NIH Calc)', '113', 'mg/dL', '0-99'),
+    row(247, 'HDL-C', '69', 'mg/dL', '>39'),
+    line(467, [18, 'Apolipoprotein B', 12]),
+    header(485),
+    row(501, 'Apolipoprotein B', '77', 'mg/dL', '<90'),
+    // An interpretive box opened by a rule of dashes and never closed: it ends at the next header.
+    line(554, [259, '----------------------------', 8]),
+    line(564, [283, 'ASCVD RISK', 8], [398, 'THERAPEUTIC TARGET', 8]),
+    line(596, [273, 'High Risk', 8], [379, '<90', 8]),
+    line(631, [18, 'Insulin', 12]),
+    header(649),
+    row(663, 'Insulin', '6.1', 'uIU/mL', '2.6-24.9'),
+  );
+  const page2 = page(
+    2,
+    line(101, [18, 'Thyroxine (T4) Free, Direct', 12]),
+    header(119),
+    row(133, 'T4,Free(Direct)', '1.28', 'ng/dL', '0.82-1.77'),
+  );
+  const report = parseReport(doc(page1, page2), 'labcorp');
+
+  it("files every row under the heading printed above its table, the page's first one included", () => {
+    expect(report.panels.map((p) => [p.panelName, p.rows.map((r) => r.biomarker)])).toEqual([
+      ['NMR LipoProfile+Lipids', ['LDL-C (NIH Calc)', 'HDL-C']],
+      ['Apolipoprotein B', ['Apolipoprotein B']],
+      ['Insulin', ['Insulin']],
+      ['Thyroxine (T4) Free, Direct', ['T4,Free(Direct)']],
+    ]);
+  });
+});
+
 describe('parseReport: Labcorp', () => {
   const header = (y: number) =>
     line(

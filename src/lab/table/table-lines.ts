@@ -81,14 +81,22 @@ function outsideBoxes(
   const out: LineView[] = [];
   let header = carried;
   let inBox = false;
+  let dropped: LineView | null = null;
   for (const view of views) {
     if (view.cells.length === 1 && RULE.test(view.cells[0]?.text.trim() ?? '')) {
       inBox = !inBox;
       continue;
     }
     const found = headers.get(view) ?? null;
-    if (inBox && !found && !isMarkedRow(view, header)) continue;
+    if (inBox && !found && !isMarkedRow(view, header)) {
+      dropped = view;
+      continue;
+    }
+    // A box left open ends at the next table header, and the panel heading just above that header
+    // belongs to the new table, not to the box.
+    if (inBox && found && dropped && isHeadingAbove(dropped, view)) out.push(dropped);
     inBox = false;
+    dropped = null;
     header = found ?? header;
     out.push(view);
   }
@@ -163,7 +171,9 @@ function endsTable(view: LineView): boolean {
 
 function isHeadingAbove(previous: LineView, headerLine: LineView): boolean {
   if (previous.cells.length !== 1) return false;
-  const size = headerLine.font ?? previous.font ?? 10;
+  // A heading set larger than the header (Labcorp: 12 pt over 8 pt) stands further above it: the gap
+  // scales with the larger of the two.
+  const size = Math.max(headerLine.font ?? 0, previous.font ?? 0) || 10;
   return headerLine.y - previous.y <= HEADING_GAP * size;
 }
 
