@@ -1,4 +1,4 @@
-import { Args } from '@oclif/core';
+import { Args, Flags } from '@oclif/core';
 import { EngineCommand } from '../../src/cli/engine-command.js';
 import { formatsSee } from '../../src/cli/help.js';
 import { NotFoundError } from '../../src/errors.js';
@@ -10,7 +10,9 @@ export default class LabStatus extends EngineCommand<typeof LabStatus> {
     'Show the status of a lab extraction job (the body the HTTP status endpoint returns).';
   static override description = [
     'Completed jobs show the full extraction result (panels, results, mergeActions, validationFlags, ' +
-      'coverage); rejected ones their rejection_reason, failed ones the error {code, message}. Works for ' +
+      'coverage); rejected ones their rejection_reason and rejection_detail (why, in one sentence; ' +
+      '--explain adds rejection_evidence, the counts the verdict rests on), failed ones the error {code, ' +
+      'message}. Works for ' +
       'jobs submitted by any process sharing the same home. Exit code 3 for an unknown job.',
     formatsSee('Lab status bodies'),
   ].join('\n\n');
@@ -18,7 +20,15 @@ export default class LabStatus extends EngineCommand<typeof LabStatus> {
   static override examples = [
     '<%= config.bin %> lab status 3f0c...',
     '<%= config.bin %> lab status <id> --json',
+    '<%= config.bin %> lab status <id> --explain',
   ];
+
+  static override flags = {
+    explain: Flags.boolean({
+      description: 'For a rejected document, also the evidence the verdict rests on (counts, never text).',
+      default: false,
+    }),
+  };
 
   static override args = {
     jobId: Args.string({ description: 'Job id, as printed by `assay lab extract`.', required: true }),
@@ -32,7 +42,7 @@ export default class LabStatus extends EngineCommand<typeof LabStatus> {
         throw new NotFoundError(`No lab extraction job with id ${this.args.jobId}.`, [
           'List lab jobs with `assay jobs list --kind lab.extract`.',
         ]);
-      const body = labStatusBody(job);
+      const body = labStatusBody(job, { explain: this.flags.explain });
       for (const line of describe(body)) this.log(line);
       return body;
     } finally {
@@ -55,6 +65,8 @@ function describe(body: LabStatusBody): string[] {
   }
   if (body.rejection_reason) lines.push(`reason  ${body.rejection_reason}`);
   if (body.detected_lab !== undefined) lines.push(`lab     ${body.detected_lab ?? '(none found)'}`);
+  if (body.rejection_detail) lines.push(`why     ${body.rejection_detail}`);
+  for (const item of body.rejection_evidence ?? []) lines.push(`        ${item}`);
   if (body.error) lines.push(`error   ${body.error.code}: ${body.error.message}`);
   return lines;
 }

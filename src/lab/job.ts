@@ -283,7 +283,14 @@ function toJobOutcome(outcome: PipelineOutcome): JobOutcome {
     case 'completed':
       return { status: 'completed', result: outcome.result };
     case 'quarantined':
-      return { status: 'quarantined', result: { rejection_reason: outcome.rejection_reason } };
+      return {
+        status: 'quarantined',
+        result: {
+          rejection_reason: outcome.rejection_reason,
+          rejection_detail: outcome.rejection_detail,
+          rejection_evidence: outcome.rejection_evidence,
+        },
+      };
     case 'rejected_phi':
       return {
         status: 'rejected_phi',

@@ -11,7 +11,7 @@ import { detectLanguage } from './language.js';
 import { extractLayout } from './pdf-text.js';
 import { detectPhi, type PhiKind } from './phi.js';
 import { isReadableText } from './readable-text.js';
-import type { ExtractionCore, RejectionReason } from './types.js';
+import type { ExtractionCore, RejectionExplained, RejectionReason } from './types.js';
 import { validateDocument } from './validate.js';
 
 /** SPEC.md's processing states, in pipeline order. */
@@ -27,9 +27,17 @@ export interface PipelineRequest {
 
 export type PipelineOutcome =
   | { status: 'completed'; result: ExtractionCore }
-  | { status: 'quarantined'; rejection_reason: 'non_english_document'; language: string }
+  | ({
+      status: 'quarantined';
+      rejection_reason: 'non_english_document';
+      language: string;
+    } & RejectionExplained)
   | { status: 'rejected_phi'; kinds: PhiKind[] }
-  | { status: 'invalid_document'; rejection_reason: RejectionReason; detected_lab?: string | null };
+  | ({
+      status: 'invalid_document';
+      rejection_reason: RejectionReason;
+      detected_lab?: string | null;
+    } & RejectionExplained);
 
 export interface PipelineHooks {
   onStage?: (stage: PipelineStage) => void;
@@ -60,7 +68,16 @@ export async function runPipeline(
 
   const language = detectLanguage(layout);
   if (!language.english)
-    return { status: 'quarantined', rejection_reason: 'non_english_document', language: language.language };
+    return {
+      status: 'quarantined',
+      rejection_reason: 'non_english_document',
+      language: language.language,
+      rejection_detail: `The text reads as ${languageName(language.language)}, not English; only English reports are read.`,
+      rejection_evidence: [
+        `pages: ${layout.pages.length}`,
+        `language detected: ${language.language} (ISO 639-3)`,
+      ],
+    };
 
   hooks.onStage?.('processing_phi');
   const phi = detectPhi(layout, { matchesDob: dobMatcher(request) });
@@ -69,11 +86,13 @@ export async function runPipeline(
   hooks.onStage?.('processing_extraction');
   const validation = validateDocument(phi.redacted, { anyLab: request.anyLab });
   if (!validation.ok) {
-    const { rejection_reason, detected_lab } = validation;
+    const { rejection_reason, detected_lab, rejection_detail, rejection_evidence } = validation;
     return {
       status: 'invalid_document',
       rejection_reason,
       ...(detected_lab !== undefined ? { detected_lab } : {}),
+      rejection_detail,
+      rejection_evidence,
     };
   }
   const parsed = extractResults(phi.redacted, {
@@ -93,4 +112,24 @@ export async function runPipeline(
       coverage: parsed.coverage,
     },
   };
+}
+
+/** franc's ISO 639-3 codes of the languages lab reports come in, by name; others stay a code. */
+const LANGUAGES: Record<string, string> = {
+  spa: 'Spanish',
+  fra: 'French',
+  deu: 'German',
+  ita: 'Italian',
+  por: 'Portuguese',
+  nld: 'Dutch',
+  pol: 'Polish',
+  tur: 'Turkish',
+  rus: 'Russian',
+  cmn: 'Chinese',
+  jpn: 'Japanese',
+  und: 'an undetermined language',
+};
+
+function languageName(code: string): string {
+  return LANGUAGES[code] ?? `the language coded ${code}`;
 }

@@ -13,6 +13,10 @@ export interface LabStatus {
   status: string;
   rejection_reason?: RejectionReason;
   detected_lab?: string | null;
+  /** Ours: why, in one sentence without PHI (verdict.ts). */
+  rejection_detail?: string;
+  /** Ours, with `explain`: the evidence the verdict rests on. */
+  rejection_evidence?: string[];
   error?: { code: string; message: string; kinds?: string[] };
 }
 
@@ -21,16 +25,20 @@ export type LabStatusBody = ExtractionResults | LabStatus;
 interface StoredRejection {
   rejection_reason?: RejectionReason;
   detected_lab?: string | null;
+  rejection_detail?: string;
+  rejection_evidence?: string[];
   error?: { message?: string; kinds?: string[] };
 }
 
-export function labStatusBody(job: JobRecord): LabStatusBody {
+export function labStatusBody(job: JobRecord, opts: { explain?: boolean } = {}): LabStatusBody {
   if (job.state === 'done' && job.status === 'completed')
     return { jobId: job.id, status: 'completed', ...(job.result as ExtractionCore) };
   const body: LabStatus = { jobId: job.id, status: job.status };
   const stored = (job.result ?? {}) as StoredRejection;
   if (stored.rejection_reason) body.rejection_reason = stored.rejection_reason;
   if (stored.detected_lab !== undefined) body.detected_lab = stored.detected_lab;
+  if (stored.rejection_detail) body.rejection_detail = stored.rejection_detail;
+  if (opts.explain && stored.rejection_evidence) body.rejection_evidence = stored.rejection_evidence;
   if (job.status === 'rejected_phi' && stored.error)
     body.error = {
       code: 'phi_detected',

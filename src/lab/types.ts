@@ -7,6 +7,17 @@ export interface VendorDetection {
   vendor: Vendor | null;
   /** The laboratory name found in the document, or null when none was found. */
   labName: string | null;
+  /** Pages carrying each supported vendor's signature (footer, letterhead, performing site ...). */
+  signatures?: Record<Vendor, number>;
+}
+
+/**
+ * Why a document was rejected, for a person: one sentence (`rejection_detail`) and the evidence behind it
+ * (`--explain`): counts and names of laboratories only, never text of the document that could carry PHI.
+ */
+export interface RejectionExplained {
+  rejection_detail: string;
+  rejection_evidence: string[];
 }
 
 /** One result row as printed, before terminology: what the vendor parser reads off the page. */

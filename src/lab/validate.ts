@@ -6,12 +6,13 @@
 import type { Line } from './layout.js';
 import type { DocumentLayout } from './pdf-text.js';
 import { looksLikeResult } from './table/table-lines.js';
-import type { RejectionReason, Vendor } from './types.js';
+import type { RejectionExplained, RejectionReason, Vendor } from './types.js';
 import { detectVendor } from './vendor-detect.js';
+import { explainRejection, type VerdictFacts } from './verdict.js';
 
 export type Validation =
   | { ok: true; vendor: Vendor | null; labName: string | null; dateCollected: string | null }
-  | { ok: false; rejection_reason: RejectionReason; detected_lab?: string | null };
+  | ({ ok: false; rejection_reason: RejectionReason; detected_lab?: string | null } & RejectionExplained);
 
 export interface ValidateOptions {
   /** Accept laboratories other than the supported vendors (parsed by the generic table parser). */
@@ -20,19 +21,32 @@ export interface ValidateOptions {
 
 export function validateDocument(layout: DocumentLayout, options: ValidateOptions = {}): Validation {
   const lines = layout.pages.flatMap((page) => page.lines);
-  if (countResultRows(lines) < MIN_RESULT_ROWS) return { ok: false, rejection_reason: 'non_lab_document' };
-
-  const { vendor, labName } = detectVendor(layout);
-  if (!vendor && !options.anyLab)
-    return { ok: false, rejection_reason: 'non_supported_lab', detected_lab: labName };
-
+  const resultRows = countResultRows(lines);
+  const { vendor, labName, signatures } = detectVendor(layout);
   const texts = lines.map((line) => line.text);
   const collected = collectionDates(texts);
-  if (new Set(collected.map((d) => d.iso ?? d.text)).size > 1)
-    return { ok: false, rejection_reason: 'multiple_collection_dates' };
-  if (texts.some((text) => findDates(text).some(isDayFirst)))
-    return { ok: false, rejection_reason: 'non_us_document' };
+  const distinctDates = new Set(collected.map((d) => d.iso ?? d.text)).size;
+  const dayFirst = texts.reduce((n, text) => n + findDates(text).filter(isDayFirst).length, 0);
+  const facts: VerdictFacts = {
+    pages: layout.pages.length,
+    resultRows,
+    minResultRows: MIN_RESULT_ROWS,
+    signatures: signatures ?? { quest: 0, labcorp: 0 },
+    labName,
+    collectionDates: distinctDates,
+    dayFirstDates: dayFirst,
+  };
+  const reject = (reason: RejectionReason, extra: { detected_lab?: string | null } = {}): Validation => ({
+    ok: false,
+    rejection_reason: reason,
+    ...extra,
+    ...explainRejection(reason, facts),
+  });
 
+  if (resultRows < MIN_RESULT_ROWS) return reject('non_lab_document');
+  if (!vendor && !options.anyLab) return reject('non_supported_lab', { detected_lab: labName });
+  if (distinctDates > 1) return reject('multiple_collection_dates');
+  if (dayFirst > 0) return reject('non_us_document');
   return { ok: true, vendor, labName, dateCollected: collected[0]?.iso ?? null };
 }
 

@@ -48,8 +48,8 @@ export function detectVendor(layout: DocumentLayout): VendorDetection {
     for (const vendor of signaturesOn(page)) counts[vendor] += 1;
   }
   const best = (Object.keys(counts) as Vendor[]).sort((a, b) => counts[b] - counts[a])[0];
-  if (best && counts[best] > 0) return { vendor: best, labName: LAB_NAMES[best] };
-  return { vendor: null, labName: otherLabName(layout) };
+  if (best && counts[best] > 0) return { vendor: best, labName: LAB_NAMES[best], signatures: counts };
+  return { vendor: null, labName: otherLabName(layout), signatures: counts };
 }
 
 /** The vendors whose signature a page carries: on a portal printout, only the vendor's own copy does. */

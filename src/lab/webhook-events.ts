@@ -18,6 +18,7 @@ export function eventForOutcome(jobId: string, outcome: JobOutcome): { event: La
             code: 'non_english_document',
             message: 'The document is not predominantly English; it was quarantined.',
             rejection_reason: result.rejection_reason ?? 'non_english_document',
+            ...(result.rejection_detail ? { rejection_detail: result.rejection_detail } : {}),
           },
         },
       };
@@ -34,6 +35,7 @@ export function eventForOutcome(jobId: string, outcome: JobOutcome): { event: La
             message: 'The document is not a supported single-visit US lab report.',
             rejection_reason: result.rejection_reason,
             ...('detected_lab' in result ? { detected_lab: result.detected_lab } : {}),
+            ...(result.rejection_detail ? { rejection_detail: result.rejection_detail } : {}),
           },
         },
       };

@@ -11,7 +11,7 @@ import { labStatusBody } from '../../src/lab/status-body.js';
 import { viewLines } from '../../src/lab/table/line-view.js';
 import { closeSharedThreadPool } from '../../src/lab/thread-pool.js';
 import { tmpHome } from '../engine/support/tmp-home.js';
-import { expectedText, type manifest as Manifest, manifest, pdfBytes } from './fixture-files.js';
+import { expectedText, type manifest as Manifest, manifest, pdfBytes, phiOf } from './fixture-files.js';
 
 type Entry = ReturnType<typeof Manifest>[number];
 
@@ -70,7 +70,17 @@ describe('lab.extract through the engine, every fixture', () => {
     const job = finished.get(name) as JobRecord;
     const { status, ...reason } = entry.expect as Record<string, unknown>;
     expect(job).toMatchObject({ state: 'done', status });
-    expect(labStatusBody(job)).toEqual({ jobId: job.id, status, ...reason });
+    expect(labStatusBody(job)).toEqual({
+      jobId: job.id,
+      status,
+      ...reason,
+      rejection_detail: expect.stringMatching(/\.$/),
+    });
+    // The evidence is for --explain: counts and laboratory names, never a date or a name of the person.
+    const explained = labStatusBody(job, { explain: true });
+    expect(explained.rejection_evidence?.length).toBeGreaterThan(0);
+    const said = JSON.stringify(explained);
+    expect(phiOf(name).filter((phi) => said.includes(phi))).toEqual([]);
   });
 
   const supported = manifest().filter((e) => e.expect.status === 'completed');

@@ -8,7 +8,7 @@ import {
   usDateToIso,
   validateDocument,
 } from '../../src/lab/validate.js';
-import { expectedText, manifest, pdfBytes } from './fixture-files.js';
+import { expectedText, manifest, pdfBytes, phiOf } from './fixture-files.js';
 import { layoutOf as handLayout } from './support/layout-of.js';
 
 /** One page; each row is a line of cells, 120 pt apart; the first row sits in the letterhead. */
@@ -41,7 +41,15 @@ describe('validateDocument on the fixtures', () => {
       expect(result).toMatchObject({ ok: true, labName, dateCollected });
     } else {
       const { status: _status, ...reason } = expected as Record<string, unknown>;
-      expect(result).toEqual({ ok: false, ...reason });
+      expect(result).toEqual({
+        ok: false,
+        ...reason,
+        rejection_detail: expect.stringMatching(/^[A-Z0-9].*\.$/),
+        rejection_evidence: expect.arrayContaining([expect.stringMatching(/^result-shaped lines: \d+/)]),
+      });
+      // Why, in words, and never a word of the person's: the fixture's PHI appears in neither.
+      const said = JSON.stringify(result);
+      expect(phiOf(name).filter((phi) => said.includes(phi))).toEqual([]);
     }
   });
 
@@ -55,7 +63,7 @@ describe('validateDocument on the fixtures', () => {
   });
 
   it('still rejects a document that is no lab report with anyLab', async () => {
-    expect(validateDocument(await redactedFixture('reject-insurance-eob'), { anyLab: true })).toEqual({
+    expect(validateDocument(await redactedFixture('reject-insurance-eob'), { anyLab: true })).toMatchObject({
       ok: false,
       rejection_reason: 'non_lab_document',
     });
@@ -69,15 +77,17 @@ describe('validateDocument rules and their order', () => {
       ['Dear patient, thank you for choosing us for your tests on 03/14/2025.'],
       ['Your results will be sent to your physician.'],
     );
-    expect(validateDocument(letter)).toEqual({ ok: false, rejection_reason: 'non_lab_document' });
+    expect(validateDocument(letter)).toMatchObject({ ok: false, rejection_reason: 'non_lab_document' });
   });
 
   it('names the unsupported laboratory it found', () => {
     const doc = layoutOf(['Acme Pathology Labs'], ['Collected: 03/14/2025'], ...TABLE);
-    expect(validateDocument(doc)).toEqual({
+    expect(validateDocument(doc)).toMatchObject({
       ok: false,
       rejection_reason: 'non_supported_lab',
       detected_lab: 'Acme Pathology Labs',
+      rejection_detail:
+        'The performing laboratory is Acme Pathology Labs, not Quest Diagnostics or Labcorp; --any-lab (anyLab) reads other laboratories.',
     });
   });
 
@@ -88,7 +98,12 @@ describe('validateDocument rules and their order', () => {
       ['Collected: 23/04/2025'],
       ...TABLE,
     );
-    expect(validateDocument(doc)).toEqual({ ok: false, rejection_reason: 'multiple_collection_dates' });
+    expect(validateDocument(doc)).toMatchObject({
+      ok: false,
+      rejection_reason: 'multiple_collection_dates',
+      rejection_detail:
+        'The document states 2 different collection dates; a report must cover one visit: split it into one file per visit.',
+    });
   });
 
   it('counts the same collection date printed twice once', () => {
@@ -103,7 +118,11 @@ describe('validateDocument rules and their order', () => {
 
   it('rejects day-first dates anywhere in the document', () => {
     const doc = layoutOf(['Quest Diagnostics'], ['Collected: 04/11/2025', 'Reported: 13/04/2025'], ...TABLE);
-    expect(validateDocument(doc)).toEqual({ ok: false, rejection_reason: 'non_us_document' });
+    expect(validateDocument(doc)).toMatchObject({
+      ok: false,
+      rejection_reason: 'non_us_document',
+      rejection_detail: expect.stringMatching(/^1 date is printed day first/),
+    });
   });
 
   it('accepts a report without a collection date, with dateCollected null', () => {
