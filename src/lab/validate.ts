@@ -24,9 +24,14 @@ export function validateDocument(layout: DocumentLayout, options: ValidateOption
   const resultRows = countResultRows(lines);
   const { vendor, labName, signatures } = detectVendor(layout);
   const texts = lines.map((line) => line.text);
-  const collected = collectionDates(texts);
+  const dates = texts.flatMap((text) => findDates(text));
+  const dayFirst = dates.filter(isDayFirst).length;
+  const monthFirst = dates.filter(isMonthFirst).length;
+  // With --any-lab, a document whose dates can only be read day first (and none only month first) says
+  // its own date order; SPEC's default mode accepts US dates alone.
+  const order: DateOrder = options.anyLab && dayFirst > 0 && monthFirst === 0 ? 'day_first' : 'month_first';
+  const collected = collectionDates(texts, order);
   const distinctDates = new Set(collected.map((d) => d.iso ?? d.text)).size;
-  const dayFirst = texts.reduce((n, text) => n + findDates(text).filter(isDayFirst).length, 0);
   const facts: VerdictFacts = {
     pages: layout.pages.length,
     resultRows,
@@ -35,6 +40,7 @@ export function validateDocument(layout: DocumentLayout, options: ValidateOption
     labName,
     collectionDates: distinctDates,
     dayFirstDates: dayFirst,
+    monthFirstDates: monthFirst,
   };
   const reject = (reason: RejectionReason, extra: { detected_lab?: string | null } = {}): Validation => ({
     ok: false,
@@ -46,7 +52,7 @@ export function validateDocument(layout: DocumentLayout, options: ValidateOption
   if (resultRows < MIN_RESULT_ROWS) return reject('non_lab_document');
   if (!vendor && !options.anyLab) return reject('non_supported_lab', { detected_lab: labName });
   if (distinctDates > 1) return reject('multiple_collection_dates');
-  if (dayFirst > 0) return reject('non_us_document');
+  if (dayFirst > 0 && order !== 'day_first') return reject('non_us_document');
   return { ok: true, vendor, labName, dateCollected: collected[0]?.iso ?? null };
 }
 
@@ -103,6 +109,19 @@ export function isDayFirst(date: PrintedDate): boolean {
   return date.first > 12 && date.second >= 1 && date.second <= 12;
 }
 
+/** A second number above 12 can only be a day: the document writes month/day/year. */
+export function isMonthFirst(date: PrintedDate): boolean {
+  return date.second > 12 && date.first >= 1 && date.first <= 12;
+}
+
+/** How a document writes n/n/yyyy: US month first, or day first as most of the world does. */
+export type DateOrder = 'month_first' | 'day_first';
+
+/** The calendar date of a printed date read in the given order; null when that is no date. */
+export function dateToIso(date: PrintedDate, order: DateOrder): string | null {
+  return order === 'day_first' ? isoIfValid(date.year, date.second, date.first) : usDateToIso(date);
+}
+
 function isoIfValid(year: number, month: number, day: number): string | null {
   const d = new Date(Date.UTC(year, month - 1, day));
   if (d.getUTCFullYear() !== year || d.getUTCMonth() !== month - 1 || d.getUTCDate() !== day) return null;
@@ -125,12 +144,15 @@ export interface CollectionDate {
  * in UTC, which can fall on the next day; where the laboratory's own (local) date is printed, only that
  * counts.
  */
-export function collectionDates(texts: readonly string[]): CollectionDate[] {
+export function collectionDates(
+  texts: readonly string[],
+  order: DateOrder = 'month_first',
+): CollectionDate[] {
   const out: CollectionDate[] = [];
   for (const text of texts) {
     for (const m of text.matchAll(COLLECTED)) {
       const [date] = findDates(m[1] ?? '');
-      if (date) out.push({ text: date.text, iso: usDateToIso(date), utc: m[3] !== undefined });
+      if (date) out.push({ text: date.text, iso: dateToIso(date, order), utc: m[3] !== undefined });
     }
   }
   const local = out.filter((date) => !date.utc);

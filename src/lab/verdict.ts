@@ -13,6 +13,7 @@ export interface VerdictFacts {
   labName: string | null;
   collectionDates: number;
   dayFirstDates: number;
+  monthFirstDates: number;
 }
 
 export function explainRejection(reason: RejectionReason, facts: VerdictFacts): RejectionExplained {
@@ -30,7 +31,9 @@ function detail(reason: RejectionReason, f: VerdictFacts): string {
     case 'multiple_collection_dates':
       return `The document states ${f.collectionDates} different collection dates; a report must cover one visit: split it into one file per visit.`;
     case 'non_us_document':
-      return `${f.dayFirstDates} ${f.dayFirstDates === 1 ? 'date is' : 'dates are'} printed day first (the day above 12 stands before the month), so the dates cannot be read as US dates.`;
+      return f.monthFirstDates > 0
+        ? `Dates are printed both day first (${f.dayFirstDates}) and month first (${f.monthFirstDates}), so no one reading of them holds.`
+        : `${f.dayFirstDates} ${f.dayFirstDates === 1 ? 'date is' : 'dates are'} printed day first (the day above 12 stands before the month), so the dates cannot be read as US dates; --any-lab reads such a document's dates day first.`;
     case 'non_english_document':
       return 'The text is not in English.';
   }
@@ -44,6 +47,6 @@ function evidence(f: VerdictFacts): string[] {
     `vendor signatures: ${signed.length > 0 ? signed.map(([v, n]) => `${v} on ${n} ${n === 1 ? 'page' : 'pages'}`).join(', ') : 'none'}`,
     `laboratory named: ${f.labName ?? 'none found'}`,
     `collection dates stated: ${f.collectionDates} distinct`,
-    `day-first dates: ${f.dayFirstDates}`,
+    `day-first dates: ${f.dayFirstDates}, month-first dates: ${f.monthFirstDates}`,
   ];
 }

@@ -125,6 +125,25 @@ describe('validateDocument rules and their order', () => {
     });
   });
 
+  it('with anyLab, reads a document whose dates can only be day first in its own order', () => {
+    const doc = layoutOf(['Apollo Diagnostics'], ['Collected: 04/11/2025', 'Reported: 13/11/2025'], ...TABLE);
+    expect(validateDocument(doc, { anyLab: true })).toMatchObject({ ok: true, dateCollected: '2025-11-04' });
+    // The default mode keeps SPEC.md's rule, and dates written both ways are refused in either mode.
+    expect(validateDocument(doc)).toMatchObject({ ok: false, rejection_reason: 'non_supported_lab' });
+    const mixed = layoutOf(
+      ['Apollo Diagnostics'],
+      ['Collected: 04/11/2025', 'Reported: 13/11/2025', '11/14/2025'],
+      ...TABLE,
+    );
+    expect(validateDocument(mixed, { anyLab: true })).toMatchObject({
+      ok: false,
+      rejection_reason: 'non_us_document',
+      rejection_detail: expect.stringMatching(
+        /^Dates are printed both day first \(1\) and month first \(1\)/,
+      ),
+    });
+  });
+
   it('accepts a report without a collection date, with dateCollected null', () => {
     const doc = layoutOf(['Quest Diagnostics'], ...TABLE);
     expect(validateDocument(doc)).toMatchObject({ ok: true, vendor: 'quest', dateCollected: null });
