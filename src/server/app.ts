@@ -3,6 +3,7 @@ import type Database from 'better-sqlite3';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Engine } from '../engine/engine.js';
 import { SERVER_KEY_CACHE_MS } from './api-keys.js';
+import { reviewAuthenticatesItself } from './areas/review.js';
 import { registerAuth } from './auth.js';
 import { capConnectionsPerIp } from './connection-cap.js';
 import { answerError, normaliseError, notFound } from './error-bodies.js';
@@ -103,9 +104,12 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   capConnectionsPerIp(app.server, connections.maxConnectionsPerIp);
   const keys = opts.keys ?? new SqliteKeyStore(opts.db, { home: opts.home });
   await keys.sealPlainSecrets();
-  // The pre-signed upload URL carries its own HMAC signature instead of an API key.
+  // The pre-signed upload URL carries its own HMAC signature instead of an API key; the review pages a
+  // signed one-time URL and then a session cookie (src/server/areas/review.ts).
   registerAuth(app, new KeyVerifier(keys, SERVER_KEY_CACHE_MS), {
-    signedByUrl: (req, path) => req.method === 'PUT' && /^\/extraction\/lab\/upload\/[^/]+$/.test(path),
+    signedByUrl: (req, path) =>
+      (req.method === 'PUT' && /^\/extraction\/lab\/upload\/[^/]+$/.test(path)) ||
+      reviewAuthenticatesItself(req, path),
   });
 
   app.setErrorHandler((err, req, reply) => {
