@@ -4,6 +4,7 @@ import { formatsSee } from '../../src/cli/help.js';
 import { NotFoundError } from '../../src/errors.js';
 import { LAB_EXTRACT } from '../../src/lab/job.js';
 import { type LabStatusBody, labStatusBody } from '../../src/lab/status-body.js';
+import { reviewedResult } from '../../src/review/job-reviews.js';
 
 export default class LabStatus extends EngineCommand<typeof LabStatus> {
   static override summary =
@@ -42,7 +43,12 @@ export default class LabStatus extends EngineCommand<typeof LabStatus> {
         throw new NotFoundError(`No lab extraction job with id ${this.args.jobId}.`, [
           'List lab jobs with `assay jobs list --kind lab.extract`.',
         ]);
-      const body = labStatusBody(job, { explain: this.flags.explain });
+      // Once a person has reviewed the result, the reviewed version is the result (src/review).
+      const body = await reviewedResult(
+        engine.blobs,
+        job.id,
+        labStatusBody(job, { explain: this.flags.explain }),
+      );
       for (const line of describe(body)) this.log(line);
       return body;
     } finally {

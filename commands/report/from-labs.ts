@@ -29,6 +29,7 @@ import { conflictLines, unusableLines } from '../../src/report/from-labs/summary
 import type { ReportJobResult } from '../../src/report/job.js';
 import { waitForReport } from '../../src/report/status.js';
 import { submitReport } from '../../src/report/submit.js';
+import { reviewedResult } from '../../src/review/job-reviews.js';
 import {
   type FullReportRequest,
   type ParsedReportRequest,
@@ -186,7 +187,11 @@ export default class ReportFromLabs extends EngineCommand<typeof ReportFromLabs>
       jobs.map((job, i) => ({ id: job.id, label: basename(pdfs[i] ?? job.id) })),
       { quiet: this.jsonEnabled() },
     );
-    return finished.map((job, i) => readExtraction(pdfs[i] ?? '', labStatusBody(job), 'pdf'));
+    // A PDF reviewed before (jobs are shared by content) is read as reviewed.
+    const bodies = await Promise.all(
+      finished.map((job) => reviewedResult(engine.blobs, job.id, labStatusBody(job))),
+    );
+    return bodies.map((body, i) => readExtraction(pdfs[i] ?? '', body, 'pdf'));
   }
 
   private describe(

@@ -5,7 +5,7 @@
  */
 import type { BlobStore } from '../blobs/blob-store.js';
 import type { Engine } from '../engine/engine.js';
-import { type AnyResult, applyRevisions, type Revision } from './revisions.js';
+import type { AnyResult, Revision } from './revisions.js';
 
 interface StoredReview {
   version: 1;
@@ -66,6 +66,9 @@ export async function reviewedResult<T>(blobs: BlobStore, jobId: string, result:
     return result;
   const revisions = await readJobRevisions(blobs, jobId);
   if (revisions.length === 0) return result;
+  // Applying revisions re-matches edited names and units (LOINC, UCUM): loaded only when a review exists,
+  // so `lab status` and the status routes of unreviewed jobs pay nothing for it.
+  const { applyRevisions } = await import('./revisions.js');
   const core = { validationFlags: [], ...(result as object) } as unknown as AnyResult;
   return applyRevisions(core, revisions) as T;
 }

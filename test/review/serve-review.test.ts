@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FileBlobStore } from '../../src/blobs/file-blob-store.js';
-import { reviewedResult } from '../../src/review/job-reviews.js';
+import { openEngine } from '../../src/cli/engine.js';
+import type { ExtractionCore } from '../../src/lab/types.js';
 import { REVIEW_CSP } from '../../src/review/routes.js';
 import type { RunningServer } from '../../src/server/serve.js';
 import { tmpHome } from '../engine/support/tmp-home.js';
@@ -118,15 +118,23 @@ describe('/review/{jobId} under serve: for the key that owns the job, through a 
     const next = (await saved.json()) as { revisions: Array<{ by: string; action: string }> };
     expect(next.revisions).toEqual([expect.objectContaining({ by: owner.apiKey.id, action: 'edit' })]);
 
-    const status = await (await api(`/extraction/lab/status/${jobId}`, owner.key)).json();
-    const reviewed = await reviewedResult(new FileBlobStore(home.dir), jobId, status);
-    const row = reviewed.panels
-      .flatMap((p: { panelResults: unknown[] }) => p.panelResults)
-      .find((r: { id: string }) => r.id === 'p1-hemoglobin-1');
-    expect(row).toMatchObject({ resultValue: '10.6', reviewed: { by: owner.apiKey.id } });
-    // The extracted result is kept as it was.
-    const original = status.panels.flatMap((p: { panelResults: unknown[] }) => p.panelResults);
-    expect(original.find((r: { id: string }) => r.id === 'p1-hemoglobin-1').resultValue).toBe('10.5');
+    // The status and results routes answer with the reviewed result.
+    for (const route of ['status', 'results']) {
+      const body = await (await api(`/extraction/lab/${route}/${jobId}`, owner.key)).json();
+      const row = body.panels
+        .flatMap((p: { panelResults: unknown[] }) => p.panelResults)
+        .find((r: { id: string }) => r.id === 'p1-hemoglobin-1');
+      expect(row).toMatchObject({ resultValue: '10.6', reviewed: { by: owner.apiKey.id } });
+    }
+    // The extracted result is kept as it was: the job row is untouched, the revisions live beside it.
+    const reader = await openEngine({ home: home.dir });
+    try {
+      const job = await reader.store.get(jobId);
+      const extracted = (job?.result as ExtractionCore).panels.flatMap((p) => p.panelResults);
+      expect(extracted.find((r) => r.id === 'p1-hemoglobin-1')?.resultValue).toBe('10.5');
+    } finally {
+      await reader.close();
+    }
   });
 
   it('exports the reviewed result as JSON, FHIR and CSV', async () => {

@@ -10,6 +10,7 @@ import {
 import { type ExtractionResults, labStatusBody } from '../../lab/status-body.js';
 import { storedUploadName } from '../../lab/upload-name.js';
 import type { WebhookTarget } from '../../lab/webhook.js';
+import { reviewedResult } from '../../review/job-reviews.js';
 import { formatZodError } from '../../schemas/errors.js';
 import {
   labErrorSchema,
@@ -232,14 +233,17 @@ export const labArea: Area = {
     app.get('/extraction/lab/status/:jobId', async (req, reply) => {
       const { jobId } = req.params as { jobId: string };
       const job = await findLabJob(deps, unknown, jobId, req.apiKey?.id ?? null);
-      return job ? labStatusBody(job) : noLabJob(req, reply, jobId);
+      // A reviewed result is what every reader gets once a person has corrected it (src/review).
+      return job
+        ? reviewedResult(deps.engine.blobs, job.id, labStatusBody(job))
+        : noLabJob(req, reply, jobId);
     });
 
     app.get('/extraction/lab/results/:jobId', async (req, reply) => {
       const { jobId } = req.params as { jobId: string };
       const job = await findLabJob(deps, unknown, jobId, req.apiKey?.id ?? null);
       if (!job) return noLabJob(req, reply, jobId);
-      const body = labStatusBody(job);
+      const body = await reviewedResult(deps.engine.blobs, job.id, labStatusBody(job));
       if (body.status === 'completed') return answerIn(body as ExtractionResults, req, reply);
       if (job.state === 'done' || job.state === 'failed' || job.state === 'cancelled') {
         throw new HttpError(409, 'no_results', `Job ${job.id} ended ${job.status}; it has no results.`);
