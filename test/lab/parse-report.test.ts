@@ -190,6 +190,47 @@ describe('parseReport: headings set above each table (Labcorp enterprise reports
   });
 });
 
+describe('parseReport: an appendix set smaller than the report', () => {
+  const header = (y: number, size: number) =>
+    line(
+      y,
+      [43, 'Test Name', size],
+      [248, 'In Range', size],
+      [321, 'Out Of Range', size],
+      [406, 'Reference Range', size],
+      [568, 'Lab', size],
+    );
+  const page1 = page(
+    1,
+    line(50, [36, 'Quest Diagnostics', 16]),
+    header(193, 9.7),
+    line(210, [36, 'ZINC', 9.7]),
+    line(222, [43, 'ZINC', 9.7], [248, '88', 9.7], [406, '60-130 mcg/dL', 9.7], [568, 'EN', 9.7]),
+    line(234, [43, 'IRON, TOTAL', 9.7], [248, '95', 9.7], [406, '50-180 mcg/dL', 9.7], [568, 'EN', 9.7]),
+  );
+  // The appendix's table, headings and rows, all at 7.76 pt.
+  const page2 = page(
+    2,
+    line(
+      217,
+      [121, 'Test Name', 7.76],
+      [289, 'Result', 7.76],
+      [359, 'Reference Range', 7.76],
+      [563, 'Lab', 7.76],
+    ),
+    line(232, [40, 'ANA SCREEN, IFA, W/REFL TITER', 7.76], [566, 'EN', 7.76]),
+    line(244, [47, 'ANA SCREEN, IFA', 7.76], [282, 'NEGATIVE', 7.76], [362, 'NEGATIVE', 7.76]),
+  );
+
+  it('takes a heading of the smaller table as a heading, measured against its own rows', () => {
+    const report = parseReport(doc(page1, page2), 'quest');
+    expect(report.panels.map((p) => [p.panelName, p.rows.map((r) => r.biomarker)])).toEqual([
+      ['ZINC', ['ZINC', 'IRON, TOTAL']],
+      ['ANA SCREEN, IFA, W/REFL TITER', ['ANA SCREEN, IFA']],
+    ]);
+  });
+});
+
 describe('parseReport: Labcorp', () => {
   const header = (y: number) =>
     line(

@@ -16,6 +16,11 @@ export interface TableMetrics {
   headingX: number | null;
   /** The usual font size of result rows; null when the layout has no font information. */
   rowFont: number | null;
+  /**
+   * The usual row font of each page that has rows: an appendix or a portal's copy may set its whole table
+   * smaller than the rest of the document, and its headings are measured against its own rows.
+   */
+  pageRowFont: ReadonlyMap<number, number>;
   /** The distance between consecutive result rows: the smallest seen, as rows may be spaced further apart. */
   rowPitch: number;
 }
@@ -31,8 +36,22 @@ export function measureTable(lines: readonly TableLine[], isRow: (line: TableLin
     rowX,
     headingX,
     rowFont: mode(rows.flatMap((line) => (line.view.font === null ? [] : [line.view.font]))),
+    pageRowFont: pageFonts(rows),
     rowPitch: smallest(pitches(rows)) ?? DEFAULT_PITCH,
   };
+}
+
+function pageFonts(rows: readonly TableLine[]): Map<number, number> {
+  const byPage = new Map<number, number[]>();
+  for (const row of rows)
+    if (row.view.font !== null)
+      byPage.set(row.view.pageNumber, [...(byPage.get(row.view.pageNumber) ?? []), row.view.font]);
+  const out = new Map<number, number>();
+  for (const [page, fonts] of byPage) {
+    const font = mode(fonts);
+    if (font !== null) out.set(page, font);
+  }
+  return out;
 }
 
 /** Indents compared to the point: sub-point jitter between lines is not an indent. */

@@ -358,7 +358,8 @@ function isHeading(line: TableLine, metrics: TableMetrics): boolean {
   const text = line.name;
   if (text.length > HEADING_MAX_LENGTH || /[.:;]$/.test(text)) return false;
   const font = line.view.font;
-  return font === null || metrics.rowFont === null || font >= metrics.rowFont - FONT_TOLERANCE;
+  const rowFont = metrics.pageRowFont.get(line.view.pageNumber) ?? metrics.rowFont;
+  return font === null || rowFont === null || font >= rowFont - FONT_TOLERANCE;
 }
 
 function startPanel(heading: string, pageNumber: number, state: WalkState): void {
