@@ -13,7 +13,12 @@ import { EXIT, UsageError } from '../../src/errors.js';
 import { requestFileText } from '../../src/report/from-labs/request.js';
 import { conflictLines, unusableLines } from '../../src/report/from-labs/summary.js';
 import type { ReportJobResult } from '../../src/report/job.js';
-import { expandRequestPaths, loadRequestFile, type RequestFile } from '../../src/report/request-file.js';
+import {
+  expandRequestPaths,
+  loadRequestFile,
+  type RequestFile,
+  withoutDestinations,
+} from '../../src/report/request-file.js';
 import { waitForReport } from '../../src/report/status.js';
 import { submitReport } from '../../src/report/submit.js';
 import type { ReportStatusRecord } from '../../src/schemas/report.js';
@@ -60,6 +65,12 @@ export default class ReportGenerate extends EngineCommand<typeof ReportGenerate>
       default: false,
     }),
     out: Flags.string({ description: 'Also write <name>.pdf and <name>.report.json to this directory.' }),
+    deliver: Flags.boolean({
+      description:
+        "Deliver to the request's destinations (pre-signed URL, callback). --no-deliver renders to --out only.",
+      default: true,
+      allowNo: true,
+    }),
     watch: Flags.string({ description: 'Keep watching this directory for request files until Ctrl-C.' }),
     concurrency: Flags.integer({ description: 'Jobs run at the same time.', min: 1, max: 64 }),
   };
@@ -77,6 +88,10 @@ export default class ReportGenerate extends EngineCommand<typeof ReportGenerate>
         'Drop the files into the watched directory instead.',
       ]);
     }
+    if (!this.flags.deliver && !this.flags.out)
+      throw new UsageError('--no-deliver renders to --out only: name the directory.', [
+        'assay report generate request.json --no-deliver --out reports/',
+      ]);
     const person = () => personFrom(this.flags, 'report generate results.fhir.json');
     const files = expandRequestPaths(paths).map((p) =>
       loadRequestFile(p, {
@@ -86,6 +101,7 @@ export default class ReportGenerate extends EngineCommand<typeof ReportGenerate>
         metadata: { lookback_months: this.flags.lookback, use_doubtful: this.flags['use-doubtful'] },
       }),
     );
+    if (!this.flags.deliver) for (const file of files) withoutDestinations(file);
     const fromLabs = new Map(files.map((file) => [file, this.describeFromLabs(file)]));
     if (paths.length > 0 && files.length === 0) {
       throw new UsageError(`No request files (*.json) in ${paths.join(', ')}.`);
@@ -177,6 +193,7 @@ export default class ReportGenerate extends EngineCommand<typeof ReportGenerate>
       home: this.home,
       ...(this.flags.out ? { out: this.flags.out } : {}),
       condensed: this.flags.condensed,
+      deliver: this.flags.deliver,
       log: (line) => process.stderr.write(`${line}\n`),
     });
     await watcher.ready;

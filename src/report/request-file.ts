@@ -138,3 +138,12 @@ function requestFromBundle(
   }
   return buildLabRequest(resultsOfBundle(bundle, basename(path)), person);
 }
+
+/** The request's destinations dropped (`--no-deliver`): the report is rendered to --out and sent nowhere. */
+export function withoutDestinations(file: RequestFile): void {
+  const config = file.parsed.request.report_metadata.configuration;
+  file.parsed.request.report_metadata.configuration = {
+    auth_type: 'none',
+    auth_key_name: config.auth_key_name,
+  };
+}

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import chokidar from 'chokidar';
 import type { Engine } from '../engine/engine.js';
-import { isRequestFile, loadRequestFile } from './request-file.js';
+import { isRequestFile, loadRequestFile, withoutDestinations } from './request-file.js';
 import { waitForReport } from './status.js';
 import { submitReport } from './submit.js';
 
@@ -10,6 +10,8 @@ export interface WatchOptions {
   home: string;
   out?: string;
   condensed: boolean;
+  /** false: render to `out` only, whatever destinations a request names (`--no-deliver`). */
+  deliver?: boolean;
   log: (line: string) => void;
 }
 
@@ -32,6 +34,7 @@ export function watchRequests(
     if (!isRequestFile(path)) return;
     try {
       const file = loadRequestFile(path, { condensed: opts.condensed, hasOut: Boolean(opts.out) });
+      if (opts.deliver === false) withoutDestinations(file);
       const { job, duplicate } = await submitReport(engine, file.parsed, {
         home: opts.home,
         idempotencyKey: `${file.name}.json:${file.hash}`,

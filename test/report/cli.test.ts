@@ -8,7 +8,7 @@ import Score from '../../commands/score.js';
 import { Engine } from '../../src/engine/engine.js';
 import { createRegistry } from '../../src/kinds.js';
 import { watchRequests } from '../../src/report/watch.js';
-import { FIXTURE_DIR, fixtureJson } from './support/fixtures.js';
+import { FIXTURE_DIR, fixtureJson, fixtureNames } from './support/fixtures.js';
 import { runCommand } from './support/run-command.js';
 
 let tmp: string;
@@ -69,6 +69,23 @@ describe('assay report generate', () => {
 
     const status = await run(ReportStatus, [String(body.reports[0]?.job_id), '--json']);
     expect(JSON.parse(status.stdout)).toMatchObject({ job_id: body.reports[0]?.job_id, status: 'completed' });
+  });
+
+  it('--no-deliver renders every bundled request to --out and sends nothing, whatever destinations they name', async () => {
+    const out = join(tmp, 'out');
+    const res = await run(ReportGenerate, [FIXTURE_DIR, '--no-deliver', '--out', out, '--json']);
+    expect(res.code, res.stderr).toBe(0);
+    const body = JSON.parse(res.stdout) as {
+      reports: Array<{ file: string; status: string; out_pdf: string }>;
+    };
+    expect(body.reports).toHaveLength(fixtureNames().length);
+    for (const r of body.reports) {
+      expect(r.status, r.file).toBe('completed');
+      expect(readFileSync(r.out_pdf).subarray(0, 5).toString()).toBe('%PDF-');
+    }
+    const noOut = await run(ReportGenerate, [FIXTURE_DIR, '--no-deliver']);
+    expect(noOut.code).toBe(2);
+    expect(noOut.stderr).toContain('--no-deliver renders to --out only');
   });
 
   it('--condensed turns a full request into a one-event report', async () => {
