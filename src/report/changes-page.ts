@@ -2,7 +2,7 @@ import type { DomainName, DomainScore, EventScore } from '../scoring/types.js';
 import { formatAge, formatRatio, formatScore, formatSigned, formatValue, formatWhen } from './format.js';
 import { DOMAIN_LABELS } from './labels.js';
 import { addPage, type Doc, sectionTitle, spaceLeft } from './layout.js';
-import { domainOf, type ReportModel } from './model.js';
+import { carriedInputs, domainOf, type ReportModel } from './model.js';
 import { COLOR, CONTENT_WIDTH, DOMAIN_COLOR, FONT, PAGE, SIZE } from './theme.js';
 
 interface Measure {
@@ -93,7 +93,9 @@ function domainRows(doc: Doc, model: ReportModel, domain: DomainName): void {
         .font(FONT.italic)
         .fontSize(SIZE.tiny)
         .fillColor(COLOR.muted)
-        .text('no new values since', colX(4) + 6, y + 9, { lineBreak: false });
+        .text(`no new values since ${lastMeasured(model.latest, latest)}`, colX(4) + 6, y + 9, {
+          lineBreak: false,
+        });
     if (first) {
       const start = m.pick(first);
       const since = now !== null && start !== null && fresh ? now - start : null;
@@ -165,6 +167,15 @@ function remeasured(event: EventScore, domain: DomainScore): boolean {
     const source = event.input_sources[input];
     return source?.source === 'predictor' && !source.carried_from;
   });
+}
+
+/** When the newest value a domain used at an event was measured (all of them carried from before). */
+function lastMeasured(event: EventScore, domain: DomainScore): string {
+  const carried = carriedInputs(event, domain.inputs_used).sort(
+    (a, b) => (b.age ?? 0) - (a.age ?? 0) || String(b.date).localeCompare(String(a.date)),
+  );
+  const newest = carried[0];
+  return newest ? formatWhen(newest.date, newest.age) : 'the previous visit';
 }
 
 /** An event for a reader: 'on 4 Jun 2025', or 'at age 49.6' when the request gives no dates. */

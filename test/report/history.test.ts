@@ -87,6 +87,9 @@ describe('a sparse last visit after a rich one', () => {
     expect(all).toContain('Values from earlier visits');
     expect(all).toContain('Albumin: measured 7 Oct 2024');
     expect(all).toContain('lab 36-51');
+    // Scored only from values carried from 7 Oct, the overall domain has not changed: age alone moved it.
+    const changes = pages.find((p) => p.includes('What changed since your previous event')) ?? '';
+    expect(changes).toContain('no new values since 7 Oct 2024');
     expect(all).not.toContain('not published');
     expect(all).not.toMatch(CODE_IDENTIFIER);
   });
