@@ -42,8 +42,8 @@ export default class JobsList extends EngineCommand<typeof JobsList> {
       else
         this.log(
           renderTable(
-            ['ID', 'KIND', 'STATUS', 'ATTEMPTS', 'UPDATED'],
-            views.map((v) => [v.id, v.kind, v.status, `${v.attempts}/${v.maxAttempts}`, v.updatedAt]),
+            ['ID', 'KIND', 'STATUS', 'FILE', 'ATTEMPTS', 'UPDATED'],
+            views.map((v) => [v.id, v.kind, v.status, v.file, `${v.attempts}/${v.maxAttempts}`, v.updatedAt]),
           ),
         );
       return views;

@@ -1,11 +1,13 @@
 import { Args } from '@oclif/core';
 import { EngineCommand } from '../../src/cli/engine-command.js';
 import { type JobView, jobView } from '../../src/cli/job-view.js';
+import { refuseRetryWithoutUpload } from '../../src/lab/retry-check.js';
 
 export default class JobsRetry extends EngineCommand<typeof JobsRetry> {
   static override summary = 'Send a failed or cancelled job back to the queue with its attempts reset.';
   static override description =
     'The job runs again on the next worker that looks: `assay jobs work`, `assay serve`, or any command that runs workers on the same home.' +
+    ' A lab job whose PDF copy is gone (deleted when it ended) is refused: submit the file again.' +
     ' With --json: the job after the change, as `assay jobs show --json` prints it.';
   static override examples = ['<%= config.bin %> jobs retry <id>'];
   static override args = { id: Args.string({ description: 'Job id.', required: true }) };
@@ -13,6 +15,7 @@ export default class JobsRetry extends EngineCommand<typeof JobsRetry> {
   async run(): Promise<JobView> {
     const engine = await this.openEngine();
     try {
+      await refuseRetryWithoutUpload(engine, await engine.mustGet(this.args.id));
       const view = jobView(await engine.store.retry(this.args.id));
       this.log(`Job ${view.id} is ${view.status} again.`);
       return view;

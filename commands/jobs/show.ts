@@ -1,7 +1,7 @@
 import { Args, Flags } from '@oclif/core';
 import { EngineCommand } from '../../src/cli/engine-command.js';
 import { formatsSee } from '../../src/cli/help.js';
-import { type JobView, jobView } from '../../src/cli/job-view.js';
+import { type JobView, jobView, jobViewLines } from '../../src/cli/job-view.js';
 
 export default class JobsShow extends EngineCommand<typeof JobsShow> {
   static override summary = 'Show one job: status, attempts, error and result.';
@@ -23,10 +23,7 @@ export default class JobsShow extends EngineCommand<typeof JobsShow> {
     const engine = await this.openEngine();
     try {
       const view = jobView(await engine.mustGet(this.args.id), { withPayload: this.flags.payload });
-      for (const [key, value] of Object.entries(view)) {
-        if (value === null || value === undefined) continue;
-        this.log(`${key.padEnd(13)} ${typeof value === 'object' ? JSON.stringify(value) : value}`);
-      }
+      this.log(jobViewLines(view).join('\n'));
       return view;
     } finally {
       await engine.close();

@@ -1,13 +1,12 @@
 import { mkdir, readFile } from 'node:fs/promises';
-import { basename, join, resolve } from 'node:path';
+import { basename, extname, join, resolve } from 'node:path';
 import { Flags } from '@oclif/core';
 import { defaultConcurrency, leaseMsFromEnv } from '../../src/cli/engine.js';
 import { EngineCommand } from '../../src/cli/engine-command.js';
 import { formatsSee } from '../../src/cli/help.js';
-import { waitWithProgress } from '../../src/cli/progress.js';
+import { type Interrupt, listenForInterrupt, signalExitCode } from '../../src/cli/interrupt.js';
 import { renderTable } from '../../src/cli/table.js';
 import type { Engine } from '../../src/engine/engine.js';
-import { onShutdownSignal } from '../../src/engine/shutdown.js';
 import type { JobRecord } from '../../src/engine/types.js';
 import { EXIT, UsageError } from '../../src/errors.js';
 import {
@@ -18,8 +17,11 @@ import {
   markDone,
   summaryRow,
 } from '../../src/lab/batch-files.js';
+import { INTERRUPT_GRACE_MS, runBatch } from '../../src/lab/batch-run.js';
+import { batchSummary, type Interrupted, interruptedCounts } from '../../src/lab/batch-summary.js';
 import { checkDob, type LabSubmission, submitLabFile } from '../../src/lab/job.js';
 import { type Format, parseFormats, render, writeOne } from '../../src/lab/output/formats.js';
+import { outputNames } from '../../src/lab/output/names.js';
 import { labStatusBody } from '../../src/lab/status-body.js';
 import { closeSharedThreadPool, sharedThreadPool } from '../../src/lab/thread-pool.js';
 
@@ -35,8 +37,9 @@ export default class LabExtract extends EngineCommand<typeof LabExtract> {
       'with their results (value, unit, LOINC, UCUM, reference range, page), mergeActions, validationFlags ' +
       '(doubts such as unread_row or ocr_low_confidence) and coverage (rows read out of the rows that looked ' +
       'like results); otherwise the status with its rejection_reason or error. --out DIR writes each body to ' +
-      'DIR/<name>.json.',
-    'Exit code 0 only when every file completed; 1 when any was rejected or failed.',
+      'DIR/<name>.json (DIR/<folder>/<name>.json when two PDFs share a name); identical PDFs are extracted once.',
+    'Exit code 0 only when every file completed; 1 when any was rejected or failed; 130 on Ctrl-C (143 on ' +
+      'SIGTERM), after saying what ended and what is left: the same command run again resumes.',
     formatsSee('Lab extraction'),
   ].join('\n\n');
 
@@ -106,12 +109,13 @@ export default class LabExtract extends EngineCommand<typeof LabExtract> {
       leaseMs: leaseMsFromEnv(),
     });
     if (this.flags.watch) return this.watchFolder(engine, resolve(this.flags.watch));
-    const stopSignals = onShutdownSignal(() => shutdown(engine));
+    const interrupt = listenForInterrupt();
     try {
-      return await this.extractBatch(engine, files);
+      return await this.extractBatch(engine, files, interrupt);
     } finally {
-      stopSignals();
+      // Still listening while the store closes: a late Ctrl-C must not cut the close short.
       await shutdown(engine);
+      interrupt.dispose();
     }
   }
 
@@ -123,36 +127,44 @@ export default class LabExtract extends EngineCommand<typeof LabExtract> {
     };
   }
 
-  private async extractBatch(engine: Engine, files: string[]): Promise<{ files: FileResult[] }> {
-    const jobs: JobRecord[] = [];
-    for (const file of files) {
-      jobs.push(
-        await submitLabFile(engine, this.home, {
-          pdf: await readFile(file),
-          filename: basename(file),
-          ...this.options(),
-        }),
-      );
-    }
-    const finished = await waitWithProgress(
-      engine,
-      jobs.map((job, i) => ({ id: job.id, label: basename(files[i] ?? job.id) })),
-      { quiet: this.jsonEnabled() },
+  private async extractBatch(
+    engine: Engine,
+    files: string[],
+    interrupt: Interrupt,
+  ): Promise<{ files: FileResult[]; interrupted?: Interrupted }> {
+    const run = await runBatch(engine, files, {
+      home: this.home,
+      submission: this.options(),
+      outDir: this.flags.out,
+      formats: this.formats(),
+      subject: this.flags.subject,
+      quiet: this.jsonEnabled(),
+      interrupt,
+    });
+    const results = run.files;
+    const names = outputNames(files);
+    const table = renderTable(
+      ['FILE', 'STATUS', 'PANELS', 'RESULTS'],
+      results.map((r) =>
+        summaryRow(r, `${names.get(r.file) ?? basename(r.file, extname(r.file))}${extname(r.file)}`),
+      ),
     );
-    const results: FileResult[] = [];
-    for (const [i, job] of finished.entries()) results.push(await this.record(files[i] ?? '', job));
-    const completed = results.filter((r) => r.result.status === 'completed').length;
+    const summary = batchSummary(results, run.interrupted);
     const onStdout = this.stdoutFormat();
     if (onStdout) {
       // The document owns stdout; the summary goes to stderr.
       process.stdout.write(render(onStdout, results, { subject: this.flags.subject }));
-      this.logToStderr(renderTable(['FILE', 'STATUS', 'PANELS', 'RESULTS'], results.map(summaryRow)));
-      this.logToStderr(`${completed} of ${results.length} PDFs completed.`);
+      this.logToStderr(table);
+      this.logToStderr(summary);
     } else {
-      this.log(renderTable(['FILE', 'STATUS', 'PANELS', 'RESULTS'], results.map(summaryRow)));
-      this.log(`${completed} of ${results.length} PDFs completed.`);
+      this.log(table);
+      this.log(summary);
     }
-    if (completed < results.length) process.exitCode = EXIT.jobFailed;
+    if (run.interrupted) {
+      process.exitCode = signalExitCode(run.interrupted);
+      return { files: results, interrupted: interruptedCounts(results, run.interrupted) };
+    }
+    if (results.some((r) => r.result.status !== 'completed')) process.exitCode = EXIT.jobFailed;
     return { files: results };
   }
 
@@ -202,6 +214,9 @@ export default class LabExtract extends EngineCommand<typeof LabExtract> {
       awaitWriteFinish: { stabilityThreshold: 500, pollInterval: 100 },
       ignored: (path, stats) => basename(path).startsWith('.') || (!!stats?.isFile() && !isPdf(path)),
     });
+    const interrupt = listenForInterrupt();
+    let extracted = 0;
+    const unfinished = new Set<string>();
     const handle = async (file: string) => {
       if (!isPdf(file) || (await alreadyDone(doneDir, file))) return;
       const job = await submitLabFile(engine, this.home, {
@@ -209,19 +224,35 @@ export default class LabExtract extends EngineCommand<typeof LabExtract> {
         filename: basename(file),
         ...this.options(),
       });
-      const [finished] = await engine.waitFor([job.id]);
+      unfinished.add(file);
+      const [finished] = await engine.waitFor([job.id], { signal: interrupt.signal });
       const result = await this.record(file, finished ?? job, outDir);
       await markDone(doneDir, file, job.id);
+      unfinished.delete(file);
+      extracted += 1;
       if (this.jsonEnabled()) process.stdout.write(`${JSON.stringify(result)}\n`);
       else
         this.log(`${basename(file)}: ${result.result.status}${result.output ? ` -> ${result.output}` : ''}`);
     };
     watcher.on('add', (file) => {
-      handle(file).catch((error: Error) => this.logToStderr(`${basename(file)}: ${error.message}`));
+      handle(file).catch((error: Error) => {
+        // Waits cut short by Ctrl-C are counted in the summary, not reported one by one.
+        if (!interrupt.signal.aborted) this.logToStderr(`${basename(file)}: ${error.message}`);
+      });
     });
-    onShutdownSignal(async () => {
+    interrupt.signal.addEventListener('abort', async () => {
+      const signal = interrupt.received() ?? 'SIGINT';
       await watcher.close();
-      await shutdown(engine);
+      // Unfinished files have no done marker: the next watch submits them again and gets the same job back.
+      await engine.stopWorkers(INTERRUPT_GRACE_MS);
+      const counts = { signal, ended: extracted, left: unfinished.size };
+      if (this.jsonEnabled()) process.stdout.write(`${JSON.stringify({ interrupted: counts })}\n`);
+      else
+        this.logToStderr(
+          `Stopped (${signal}): ${extracted} PDFs extracted; ${unfinished.size} unfinished, picked up by the next watch.`,
+        );
+      await shutdown(engine).catch(() => {});
+      process.exit(signalExitCode(signal));
     });
     // Said once the folder has been read and Ctrl-C is handled: a caller may wait for this line.
     watcher.once('ready', () => {

@@ -2,8 +2,10 @@ import { Flags } from '@oclif/core';
 import { EngineCommand } from '../../src/cli/engine-command.js';
 import { formatsSee } from '../../src/cli/help.js';
 import { renderTable } from '../../src/cli/table.js';
+import { UsageError } from '../../src/errors.js';
 import { openRefdataStore } from '../../src/refdata/open-store.js';
 import { rangeRows } from '../../src/refdata/present.js';
+import { rangeSex, SEX_WORDS } from '../../src/refdata/range-filter.js';
 import type { LabRange } from '../../src/schemas/refdata.js';
 
 export default class RefdataRanges extends EngineCommand<typeof RefdataRanges> {
@@ -15,14 +17,20 @@ export default class RefdataRanges extends EngineCommand<typeof RefdataRanges> {
   static override examples = [
     '<%= config.bin %> refdata ranges --sex female',
     '<%= config.bin %> refdata ranges --vendor "Quest Diagnostics" --json',
+    '<%= config.bin %> refdata ranges --vendor quest --sex F',
   ];
 
   static override flags = {
-    sex: Flags.string({ description: 'Only ranges for this sex (female or male).' }),
-    vendor: Flags.string({ description: 'Only ranges of this lab vendor (any case).' }),
+    sex: Flags.string({ description: `Only ranges for this sex: ${SEX_WORDS}.` }),
+    vendor: Flags.string({
+      description:
+        'Only ranges of this lab vendor, any case: Quest Diagnostics (or Quest), Labcorp (or LabCorp).',
+    }),
   };
 
   async run(): Promise<LabRange[]> {
+    if (this.flags.sex !== undefined && !rangeSex(this.flags.sex))
+      throw new UsageError(`--sex must be ${SEX_WORDS}.`, ['assay refdata ranges --sex female']);
     const store = await openRefdataStore({ home: this.home, store: this.store });
     try {
       const ranges = await store.labRanges({ sex: this.flags.sex, vendor: this.flags.vendor });

@@ -46,16 +46,27 @@ async function liveReferences(engine: Engine): Promise<{ pdfs: Set<string>; refs
  * written before `before`; none written less than PRUNE_GRACE_MS ago. The handlers delete these when jobs end; what is left here is what a crash,
  * a failed delivery (its PDF kept for a retry) or an interrupted delete left behind. Returns how many went.
  */
-export async function pruneBlobs(engine: Engine, before: number, now = Date.now()): Promise<number> {
+export async function pruneBlobs(
+  engine: Engine,
+  before: number,
+  now = Date.now(),
+  opts: { dryRun?: boolean } = {},
+): Promise<number> {
   const blobs = engine.blobs;
   const old = (b: BlobInfo) => b.writtenAt < before && b.writtenAt < now - PRUNE_GRACE_MS;
-  const uploadUnneeded = async (id: string) => {
+  // A dry run deletes no job: the jobs the real run would prune first are read as already gone.
+  const stored = async (id: string) => {
     const job = await engine.store.get(id);
+    const pruned = opts.dryRun && job && TERMINAL_STATES.includes(job.state) && job.updatedAt < before;
+    return pruned ? null : job;
+  };
+  const uploadUnneeded = async (id: string) => {
+    const job = await stored(id);
     return job?.kind !== LAB_EXTRACT || TERMINAL_STATES.includes(job.state);
   };
   let deleted = 0;
   const drop = async (key: string) => {
-    await blobs.delete(key);
+    if (!opts.dryRun) await blobs.delete(key);
     deleted += 1;
   };
 
@@ -71,7 +82,7 @@ export async function pruneBlobs(engine: Engine, before: number, now = Date.now(
   for (const b of (await blobs.list('reports/')).filter(old)) {
     const pdf = /^reports\/([^/]+)\.pdf$/.exec(b.key)?.[1];
     const ref = /^reports\/credentials\/([^/]+)\.secret$/.exec(b.key)?.[1];
-    if (pdf && !live.pdfs.has(pdf) && !(await engine.store.get(pdf))) await drop(b.key);
+    if (pdf && !live.pdfs.has(pdf) && !(await stored(pdf))) await drop(b.key);
     else if (ref && !live.refs.has(ref)) await drop(b.key);
   }
   return deleted;

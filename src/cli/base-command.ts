@@ -1,5 +1,6 @@
 import { Command, Flags, type Interfaces } from '@oclif/core';
 import { AssayError, EXIT } from '../errors.js';
+import { usageErrorFromParse } from './parse-errors.js';
 
 export type BaseFlags<T extends typeof Command> = Interfaces.InferredFlags<
   (typeof BaseCommand)['baseFlags'] & T['flags']
@@ -37,6 +38,14 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       enableJsonFlag: this.ctor.enableJsonFlag,
       args: this.ctor.args,
       strict: this.ctor.strict,
+    }).catch((error: unknown) => {
+      // Anything the parser refuses is a usage error (exit 2), in the one error shape of every command.
+      // The arguments were parsed (and refused): without this oclif warns, outside production, that they were not.
+      this.parsed = true;
+      throw usageErrorFromParse(error, {
+        name: (this.id ?? '').split(':').join(' '),
+        flags: ['json', 'help', ...Object.keys({ ...this.ctor.baseFlags, ...this.ctor.flags })],
+      });
     });
     this.flags = flags as BaseFlags<T>;
     this.args = args as BaseArgs<T>;

@@ -1,5 +1,5 @@
 import { Listr, ListrLogger, ProcessOutput } from 'listr2';
-import type { Engine } from '../engine/engine.js';
+import { type Engine, isTerminal } from '../engine/engine.js';
 import type { JobRecord } from '../engine/types.js';
 import { onPages } from '../lab/progress.js';
 
@@ -7,10 +7,17 @@ import { onPages } from '../lab/progress.js';
  * Wait for jobs, showing a listr2 list on stderr when it is a TTY (one row per job for small batches, one
  * counter row for large ones). Off a TTY, or under --json, it waits silently: CI logs stay clean.
  */
+export interface WaitOptions {
+  quiet?: boolean;
+  signal?: AbortSignal;
+  /** Called once per job as it ends, so its outputs can be written before the batch is over. */
+  onEnd?: (job: JobRecord) => void;
+}
+
 export async function waitWithProgress(
   engine: Engine,
   jobs: Array<{ id: string; label: string }>,
-  opts: { quiet?: boolean; signal?: AbortSignal } = {},
+  opts: WaitOptions = {},
 ): Promise<JobRecord[]> {
   const pageTitles = new Map<string, (done: number, total: number) => void>();
   const stopPages = onPages(({ jobId, done, total }) => pageTitles.get(jobId)?.(done, total));
@@ -24,15 +31,24 @@ export async function waitWithProgress(
 async function waitShowing(
   engine: Engine,
   jobs: Array<{ id: string; label: string }>,
-  opts: { quiet?: boolean; signal?: AbortSignal },
+  opts: WaitOptions,
   pageTitles: Map<string, (done: number, total: number) => void>,
 ): Promise<JobRecord[]> {
   const ids = jobs.map((j) => j.id);
-  if (opts.quiet || !process.stderr.isTTY) return engine.waitFor(ids, { signal: opts.signal });
+  if (opts.quiet || !process.stderr.isTTY)
+    return engine.waitFor(ids, {
+      signal: opts.signal,
+      onChange: (job) => {
+        if (isTerminal(job)) opts.onEnd?.(job);
+      },
+    });
 
   const results = new Map<string, JobRecord>();
   const one = (id: string) =>
-    engine.waitFor([id], { signal: opts.signal }).then(([r]) => results.set(id, r as JobRecord));
+    engine.waitFor([id], { signal: opts.signal }).then(([r]) => {
+      results.set(id, r as JobRecord);
+      opts.onEnd?.(r as JobRecord);
+    });
   const tasks =
     jobs.length <= 12
       ? jobs.map((j) => ({

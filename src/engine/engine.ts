@@ -72,9 +72,11 @@ export class Engine {
   ): Promise<JobRecord[]> {
     const last = new Map<string, string>();
     const done = new Map<string, JobRecord>();
-    while (done.size < ids.length) {
+    // The same id twice (identical PDFs share one job) is one job to wait for: counting it twice never ends.
+    const unique = [...new Set(ids)];
+    while (done.size < unique.length) {
       opts.signal?.throwIfAborted();
-      for (const id of ids) {
+      for (const id of unique) {
         if (done.has(id)) continue;
         const job = await this.mustGet(id);
         if (last.get(id) !== job.status) {
@@ -83,15 +85,23 @@ export class Engine {
         }
         if (isTerminal(job)) done.set(id, job);
       }
-      if (done.size < ids.length) await sleep(opts.pollMs ?? 50, undefined, { signal: opts.signal });
+      if (done.size < unique.length) await sleep(opts.pollMs ?? 50, undefined, { signal: opts.signal });
     }
     return ids.map((id) => done.get(id) as JobRecord);
   }
 
-  /** Graceful stop: workers finish or hand back their jobs, then the store closes. */
-  async close(graceMs?: number): Promise<void> {
+  /**
+   * Stop this process's workers (they finish or hand back their jobs) and keep the store open: an
+   * interrupted batch reads what ended and what is left before it closes.
+   */
+  async stopWorkers(graceMs?: number): Promise<void> {
     await Promise.all([...this.workers].map((w) => w.stop(graceMs)));
     this.workers.clear();
+  }
+
+  /** Graceful stop: workers finish or hand back their jobs, then the store closes. */
+  async close(graceMs?: number): Promise<void> {
+    await this.stopWorkers(graceMs);
     await Promise.all([this.store.close(), this.blobStore?.close()]);
   }
 

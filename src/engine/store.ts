@@ -58,8 +58,8 @@ export interface JobStore {
   failHeld(id: string, error: JobError, followUps?: NewJob[]): Promise<boolean>;
   retry(id: string): Promise<JobRecord>;
   cancel(id: string): Promise<JobRecord>;
-  /** Delete finished jobs older than the cutoff; returns how many went. */
-  prune(finishedBefore: number): Promise<number>;
+  /** Delete finished jobs older than the cutoff; returns how many went (with dryRun: would go, none deleted). */
+  prune(finishedBefore: number, opts?: { dryRun?: boolean }): Promise<number>;
   /**
    * Call `onWake` whenever a job may have become claimable, whichever process made it so (PostgreSQL:
    * LISTEN/NOTIFY). Returns the unsubscribe. A store that cannot tell leaves it out and workers only poll.

@@ -1,5 +1,5 @@
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
-import { basename, extname, join } from 'node:path';
+import { basename, extname, join, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 import type { LabStatusBody } from './status-body.js';
 
@@ -16,32 +16,42 @@ export function isPdf(file: string): boolean {
   return extname(file).toLowerCase() === '.pdf';
 }
 
-/** Files as given, and the PDFs directly inside each folder given, in a stable order. */
+/**
+ * Files as given, and the PDFs directly inside each folder given, in a stable order. A file named twice
+ * (`a.pdf a.pdf`, or a file and its folder) is one input: one row, one set of outputs.
+ */
 export async function collectPdfs(inputs: string[]): Promise<string[]> {
   const files: string[] = [];
+  const seen = new Set<string>();
+  const add = (file: string) => {
+    if (seen.has(resolve(file))) return;
+    seen.add(resolve(file));
+    files.push(file);
+  };
   for (const input of inputs) {
     const info = await stat(input).catch(() => null);
     if (!info) throw new UsageError(`No such file or folder: ${input}`);
     if (info.isDirectory()) {
       const names = (await readdir(input)).filter(isPdf).sort();
-      files.push(...names.map((name) => join(input, name)));
+      for (const name of names) add(join(input, name));
     } else {
-      files.push(input);
+      add(input);
     }
   }
   if (files.length === 0) throw new UsageError('No PDF files found in the folders given.');
   return files;
 }
 
-export function summaryRow(r: FileResult): Array<string | number | null> {
+/** One table row; `label` names the file when its base name is not enough (two report.pdf in a batch). */
+export function summaryRow(r: FileResult, label = basename(r.file)): Array<string | number | null> {
   const body = r.result;
   if (body.status !== 'completed' || !('panels' in body)) {
     const reason =
       'rejection_reason' in body ? body.rejection_reason : 'error' in body ? body.error?.code : null;
-    return [basename(r.file), reason ? `${body.status} (${reason})` : body.status, null, null];
+    return [label, reason ? `${body.status} (${reason})` : body.status, null, null];
   }
   const results = body.panels.reduce((n, panel) => n + panel.panelResults.length, 0);
-  return [basename(r.file), body.status, body.panels.length, results];
+  return [label, body.status, body.panels.length, results];
 }
 
 export async function alreadyDone(doneDir: string, file: string): Promise<boolean> {

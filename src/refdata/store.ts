@@ -10,15 +10,16 @@ import type {
 } from '../schemas/refdata.js';
 import { statisticsAge } from './age.js';
 import { bundledDataset, type RefDataset } from './dataset.js';
+import { rangeSex, rangeVendor } from './range-filter.js';
 import type { RefdataBackend, RefdataMeta } from './refdata-store.js';
 import { SqliteRefdataBackend } from './sqlite-backend.js';
 
 export type { RefdataMeta } from './refdata-store.js';
 
 export interface LabRangeFilter {
-  /** female or male, any case. */
+  /** F, M, female or male, any case (range-filter.ts); other words match no range. */
   sex?: string;
-  /** Vendor name, any case. */
+  /** Vendor name or alias (Quest, LabCorp), any case. */
   vendor?: string;
 }
 
@@ -126,8 +127,8 @@ export class RefdataStore {
   }
 
   labRanges(filter: LabRangeFilter = {}): Answer<LabRange[]> {
-    const gender = filter.sex?.toUpperCase();
-    const vendor = filter.vendor?.toLowerCase();
+    const gender = filter.sex === undefined ? undefined : (rangeSex(filter.sex) ?? filter.sex.toUpperCase());
+    const vendor = filter.vendor === undefined ? undefined : rangeVendor(filter.vendor);
     return this.cached(`labRanges\0${gender ?? '\u0001'}\0${vendor ?? '\u0001'}`, (meta) => {
       if (meta) return this.backend.labRanges({ gender, vendor });
       return bundledDataset().labRanges.filter(

@@ -56,6 +56,36 @@ describe.each(['sqlite', 'postgres'])('`jobs prune` and kept files (%s)', (kind)
     }
   });
 
+  it('a dry run counts what the real run deletes, jobs and files, and deletes nothing', async () => {
+    const home = tmpHome('assay-prune-dry-');
+    const store = kind === 'postgres' ? await server.createDatabase() : undefined;
+    const engine = await openEngine({ home: home.dir, store });
+    try {
+      const ended = await submitLabFile(engine, home.dir, { pdf: PDF, filename: 'a.pdf', dedupe: false });
+      const live = await submitLabFile(engine, home.dir, { pdf: PDF, filename: 'b.pdf', dedupe: false });
+      const endedReport = (await submitReport(engine, reportRequest(), { home: home.dir })).job;
+      await engine.blobs.put(blobKeys.reportPdf(endedReport.id), PDF);
+      await engine.store.cancel(ended.id);
+      await engine.store.cancel(endedReport.id);
+      const later = Date.now() + 10;
+      await new Promise((r) => setTimeout(r, 20));
+      const afterGrace = Date.now() + PRUNE_GRACE_MS + 1_000;
+
+      expect(await engine.store.prune(later, { dryRun: true })).toBe(2);
+      // The report's PDF and credential count: the jobs that hold them would be pruned first.
+      expect(await pruneBlobs(engine, later, afterGrace, { dryRun: true })).toBe(3);
+      for (const id of [ended.id, live.id, endedReport.id]) expect(await engine.store.get(id)).not.toBeNull();
+      expect(await engine.blobs.get(blobKeys.upload(ended.id))).not.toBeNull();
+      expect(await engine.blobs.get(blobKeys.reportPdf(endedReport.id))).not.toBeNull();
+
+      expect(await engine.store.prune(later)).toBe(2);
+      expect(await pruneBlobs(engine, later, afterGrace)).toBe(3);
+    } finally {
+      await engine.close();
+      home.cleanup();
+    }
+  });
+
   it('deletes the upload of a lab job that has ended, however long the job itself is kept', async () => {
     const home = tmpHome('assay-prune-ended-');
     const store = kind === 'postgres' ? await server.createDatabase() : undefined;

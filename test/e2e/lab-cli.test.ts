@@ -155,6 +155,7 @@ describe('assay lab extract / status (real CLI processes)', () => {
       jobId: body.jobId,
       status: 'invalid_document',
       rejection_reason: 'multiple_collection_dates',
+      rejection_detail: expect.stringContaining('collection dates'),
     });
     const text = await assay(['lab', 'status', body.jobId], env);
     expect(text.stdout).toMatch(/reason\s+multiple_collection_dates/);
@@ -206,7 +207,7 @@ describe('assay lab extract / status (real CLI processes)', () => {
     }
   });
 
-  it('--watch picks up PDFs dropped into a folder, skips done ones after a restart, stops on Ctrl-C', async () => {
+  it('--watch picks up PDFs dropped into a folder, skips done ones after a restart, stops on Ctrl-C with 130', async () => {
     const dir = tmpHome('assay-e2e-lab-watch-');
     const bin = fileURLToPath(new URL('../../bin/run.js', import.meta.url));
     const watch = () =>
@@ -226,8 +227,10 @@ describe('assay lab extract / status (real CLI processes)', () => {
       await waitFor(() => existsSync(join(dir.dir, 'results', 'b.json')));
       first.kill('SIGINT');
       const ended = await first;
-      expect(ended.exitCode).toBe(0);
+      // Interrupted, as a shell counts it (128 + SIGINT), with what it did.
+      expect(ended.exitCode).toBe(130);
       expect(String(ended.stdout)).toMatch(/a\.pdf: completed[\s\S]*b\.pdf: quarantined/);
+      expect(String(ended.stderr)).toContain('Stopped (SIGINT): 2 PDFs extracted; 0 unfinished');
 
       const second = watch();
       let said = '';
@@ -237,9 +240,9 @@ describe('assay lab extract / status (real CLI processes)', () => {
       // Stop it only once it has read the folder (it says so), however slow its start on a busy machine.
       await waitFor(() => said.includes('Watching'));
       await new Promise((r) => setTimeout(r, 500));
-      second.kill('SIGINT');
+      second.kill('SIGTERM');
       const again = await second;
-      expect(again.exitCode).toBe(0);
+      expect(again.exitCode).toBe(143);
       expect(String(again.stdout)).not.toMatch(/a\.pdf|b\.pdf/);
     } finally {
       dir.cleanup();

@@ -70,6 +70,28 @@ describe('assay refdata commands', () => {
     expect(predictorStatisticsResponseSchema.parse(stats).header.event_id).toBe('e-1');
   });
 
+  it('refdata ranges takes vendor aliases and F/M, and refuses any other sex with exit 2', async () => {
+    const ranges = async (...args: string[]) => {
+      const r = await run(RefdataRanges, [...h, ...args, '--json']);
+      expect(r.exitCode, args.join(' ')).toBe(0);
+      return labRangeListSchema.parse(JSON.parse(r.stdout));
+    };
+    const quest = await ranges('--vendor', 'Quest Diagnostics');
+    expect(quest.length).toBeGreaterThan(0);
+    expect(await ranges('--vendor', 'Quest')).toEqual(quest);
+    expect(await ranges('--vendor', 'quest')).toEqual(quest);
+    const labcorp = await ranges('--vendor', 'Labcorp');
+    expect(await ranges('--vendor', 'LabCorp')).toEqual(labcorp);
+    expect(labcorp.length).toBeGreaterThan(0);
+    const femaleQuest = await ranges('--vendor', 'Quest', '--sex', 'female');
+    expect(femaleQuest.length).toBeGreaterThan(0);
+    expect(await ranges('--vendor', 'Quest', '--sex', 'F')).toEqual(femaleQuest);
+
+    const bad = await run(RefdataRanges, [...h, '--sex', 'x', '--json']);
+    expect(bad.exitCode).toBe(2);
+    expect(JSON.parse(bad.stdout).error.message).toMatch(/^--sex must be F, M, female or male/);
+  });
+
   it('tables for people, and a usage error (exit 2) for an age outside 0-120', async () => {
     expect((await run(RefdataStats, [...h, '--sex', 'male', '--age', '45'])).stdout).toMatch(
       /hdl_cholesterol/,

@@ -25,6 +25,8 @@ describe('reference data routes (SPEC.md C) on a real server', () => {
   let key: string;
   let limitedKey: string;
   let rawKey: string;
+  /** Its own key: the suite's daily limit (30) is shared by the other tests' calls. */
+  let aliasKey: string;
   /** node:http, not fetch: fetch asks for gzip by itself and inflates, hiding what the server sent. */
   const raw = (path: string, headers: Record<string, string> = {}) =>
     new Promise<{ status?: number; headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
@@ -57,6 +59,7 @@ describe('reference data routes (SPEC.md C) on a real server', () => {
     key = keys.create('main').key;
     limitedKey = keys.create('limited').key;
     rawKey = keys.create('raw').key;
+    aliasKey = keys.create('aliases').key;
     db.close();
     process.env.ASSAY_LIMIT_REFDATA_PER_DAY = '30';
     server = await startTestServer(home.dir);
@@ -183,6 +186,38 @@ describe('reference data routes (SPEC.md C) on a real server', () => {
     expect(some.every((r) => r.gender_name === 'FEMALE' && r.vendor_name.toLowerCase() === 'labcorp')).toBe(
       true,
     );
+  });
+
+  it('GET /lab-ranges/ takes vendor aliases and F/M; any other sex is 422 {detail}', async () => {
+    const ranges = async (query: string) => {
+      const res = await call(`/lab-ranges/?${query}`, { apiKey: aliasKey });
+      expect(res.status, query).toBe(200);
+      return labRangeListSchema.parse(await res.json());
+    };
+    const quest = await ranges('vendor_name=Quest%20Diagnostics');
+    expect(quest.length).toBeGreaterThan(0);
+    for (const alias of ['Quest', 'quest', 'QUEST'])
+      expect(await ranges(`vendor_name=${alias}`)).toEqual(quest);
+    const labcorp = await ranges('vendor_name=Labcorp');
+    expect(labcorp.length).toBeGreaterThan(0);
+    expect(await ranges('vendor_name=LabCorp')).toEqual(labcorp);
+    expect(await ranges('vendor_name=Lab%20Corp')).toEqual(labcorp);
+
+    const female = await ranges('sex=female');
+    expect(female.length).toBeGreaterThan(0);
+    expect(await ranges('sex=F')).toEqual(female);
+    expect(await ranges('sex=f')).toEqual(female);
+    const male = await ranges('sex=M');
+    expect(male.length).toBeGreaterThan(0);
+    expect(male.every((r) => r.gender_name === 'MALE')).toBe(true);
+
+    for (const bad of ['x', 'woman', 'FM']) {
+      const res = await call(`/lab-ranges/?sex=${bad}`, { apiKey: aliasKey });
+      expect(res.status, bad).toBe(422);
+      expect(await res.json()).toEqual({
+        detail: expect.stringMatching(/^sex must be F, M, female or male/),
+      });
+    }
   });
 
   it('a key past its daily limit gets 429 with Retry-After; other keys are unaffected', async () => {

@@ -22,6 +22,7 @@ const SQL = {
                     updated_at = $4
               WHERE id = $1 AND state = 'held'`,
   prune: `DELETE FROM jobs WHERE state IN ('done', 'failed', 'cancelled') AND updated_at < $1`,
+  countPrunable: `SELECT COUNT(*)::int AS n FROM jobs WHERE state IN ('done', 'failed', 'cancelled') AND updated_at < $1`,
 };
 
 export async function getJob(pool: pg.Pool, id: string): Promise<JobRecord | null> {
@@ -84,6 +85,9 @@ export const releaseHeld = async (pool: pg.Pool, id: string, payload: unknown, n
 
 export const pruneJobs = async (pool: pg.Pool, before: number) =>
   (await pool.query(SQL.prune, [before])).rowCount ?? 0;
+
+export const countPrunableJobs = async (pool: pg.Pool, before: number) =>
+  (await pool.query<{ n: number }>(SQL.countPrunable, [before])).rows[0]?.n ?? 0;
 
 export function failHeld(
   pool: pg.Pool,

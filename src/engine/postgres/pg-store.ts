@@ -140,7 +140,8 @@ export class PgJobStore implements JobStore {
     return admin.cancelJob(this.pool, id, Date.now());
   }
 
-  prune(finishedBefore: number): Promise<number> {
+  prune(finishedBefore: number, opts: { dryRun?: boolean } = {}): Promise<number> {
+    if (opts.dryRun) return admin.countPrunableJobs(this.pool, finishedBefore);
     return admin.pruneJobs(this.pool, finishedBefore);
   }
 

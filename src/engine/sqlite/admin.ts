@@ -28,6 +28,9 @@ export function prepareAdmin(db: Database.Database) {
   const prune = db.prepare(
     `DELETE FROM jobs WHERE state IN ('done', 'failed', 'cancelled') AND updated_at < ?`,
   );
+  const countPrunable = db.prepare<[number], { n: number }>(
+    `SELECT COUNT(*) AS n FROM jobs WHERE state IN ('done', 'failed', 'cancelled') AND updated_at < ?`,
+  );
 
   const mustExist = (id: string): JobRow => {
     const row = byId.get(id);
@@ -70,6 +73,7 @@ export function prepareAdmin(db: Database.Database) {
     releaseHeld: (id: string, payload: unknown, now: number) =>
       changeOrExplain(id, releaseHeld.get(toJson(payload), now, now, id), 'released', 'held'),
     prune: (before: number) => prune.run(before).changes,
+    countPrunable: (before: number) => countPrunable.get(before)?.n ?? 0,
     failHeld: (id: string, err: JobError, now: number) =>
       failHeld.run(err.type, err.message, now, id).changes === 1,
   };

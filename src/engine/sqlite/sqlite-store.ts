@@ -130,7 +130,8 @@ export class SqliteStore implements JobStore {
     return retryBusy(() => this.admin.cancel(id, Date.now()));
   }
 
-  async prune(finishedBefore: number): Promise<number> {
+  async prune(finishedBefore: number, opts: { dryRun?: boolean } = {}): Promise<number> {
+    if (opts.dryRun) return retryBusy(() => this.admin.countPrunable(finishedBefore));
     return retryBusy(() => this.admin.prune(finishedBefore));
   }
 

@@ -4,7 +4,7 @@
  * format on stdout (the JSON summary, one Bundle of every completed PDF, one CSV of every result).
  */
 import { mkdir, writeFile } from 'node:fs/promises';
-import { basename, extname, join } from 'node:path';
+import { basename, dirname, extname, join } from 'node:path';
 import { UsageError } from '../../errors.js';
 import type { LabStatusBody } from '../status-body.js';
 import type { ExtractionCore } from '../types.js';
@@ -51,16 +51,19 @@ export function render(
   )}\n`;
 }
 
-/** Writes <name><ext> into `dir` for one PDF in one format; returns the path, or null when nothing to write. */
+/**
+ * Writes <name><ext> into `dir` for one PDF in one format; returns the path, or null when nothing to write.
+ * `name` (output/names.ts) may hold folders, so that two PDFs of a batch never share an output.
+ */
 export async function writeOne(
   dir: string,
   format: Format,
-  item: Extracted,
+  item: Extracted & { name?: string },
   opts: FormatOptions = {},
 ): Promise<string | null> {
   if (format !== 'json' && item.result.status !== 'completed') return null;
-  await mkdir(dir, { recursive: true });
-  const path = join(dir, `${basename(item.file, extname(item.file))}${EXTENSION[format]}`);
+  const path = join(dir, `${item.name ?? basename(item.file, extname(item.file))}${EXTENSION[format]}`);
+  await mkdir(dirname(path), { recursive: true });
   const text = format === 'json' ? `${JSON.stringify(item.result, null, 2)}\n` : render(format, [item], opts);
   await writeFile(path, text);
   return path;

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { openRefdataStore } from '../../refdata/open-store.js';
+import { rangeSex, SEX_WORDS } from '../../refdata/range-filter.js';
 import type { Answer } from '../../refdata/store.js';
 import { detailErrorSchema, formatZodError } from '../../schemas/errors.js';
 import {
@@ -17,8 +18,12 @@ import { JSON_TYPE, JsonAnswers } from '../json-answers.js';
 import { limitsFromEnv } from '../limits.js';
 
 const labRangesQuery = z.object({
-  sex: z.string().max(20).optional().describe('female or male'),
-  vendor_name: z.string().max(200).optional().describe('Lab vendor, e.g. Labcorp'),
+  sex: z.string().max(20).optional().describe(SEX_WORDS),
+  vendor_name: z
+    .string()
+    .max(200)
+    .optional()
+    .describe('Lab vendor, any case: Quest Diagnostics (or Quest), Labcorp (or LabCorp, Lab Corp)'),
 });
 
 /** The GET answers carry an ETag; a request naming it in If-None-Match gets 304 and no body. */
@@ -131,6 +136,9 @@ export const refdataArea: Area = {
       read((req) => {
         const query = labRangesQuery.safeParse(req.query);
         if (!query.success) throw new HttpError(400, 'invalid_request', formatZodError(query.error));
+        // A sex the data cannot hold would answer [] as if no range existed: say what is accepted instead.
+        if (query.data.sex !== undefined && !rangeSex(query.data.sex))
+          throw new HttpError(422, 'validation_error', `sex must be ${SEX_WORDS}.`);
         return store.labRanges({ sex: query.data.sex, vendor: query.data.vendor_name });
       }),
     );

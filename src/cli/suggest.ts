@@ -1,0 +1,32 @@
+/** Levenshtein distance: how many one-letter edits turn `a` into `b`. */
+export function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      row.push(Math.min((previous[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost));
+    }
+    previous = row;
+  }
+  return previous[b.length] ?? 0;
+}
+
+/**
+ * The candidates closest to what was typed, for a "did you mean": only near misses (a third of the word's
+ * letters at most, and at least 2 edits allowed) so that a word unlike any candidate suggests nothing.
+ */
+export function closest(typed: string, candidates: Iterable<string>): string[] {
+  const word = typed.toLowerCase();
+  const limit = Math.max(2, Math.floor(word.length / 3));
+  let best = Number.POSITIVE_INFINITY;
+  let found: string[] = [];
+  for (const candidate of new Set(candidates)) {
+    const d = editDistance(word, candidate.toLowerCase());
+    if (d > limit || d > best) continue;
+    if (d < best) found = [];
+    best = d;
+    found.push(candidate);
+  }
+  return found;
+}
