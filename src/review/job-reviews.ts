@@ -80,14 +80,14 @@ export async function deleteJobReview(blobs: BlobStore, jobId: string): Promise<
 
 /**
  * For `assay jobs prune`, after the jobs: delete the reviews of jobs no longer in the store. A review
- * belongs to its job and lives exactly as long; returns how many went.
+ * belongs to its job and lives exactly as long; returns how many went (or would, with dryRun).
  */
-export async function pruneReviews(engine: Engine): Promise<number> {
+export async function pruneReviews(engine: Engine, opts: { dryRun?: boolean } = {}): Promise<number> {
   let deleted = 0;
   for (const blob of await engine.blobs.list('review/')) {
     const id = /^review\/([^/]+)\.json$/.exec(blob.key)?.[1];
     if (!id || (await engine.store.get(id))) continue;
-    await engine.blobs.delete(blob.key);
+    if (!opts.dryRun) await engine.blobs.delete(blob.key);
     deleted += 1;
   }
   return deleted;

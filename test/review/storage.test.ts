@@ -2,10 +2,12 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FileBlobStore } from '../../src/blobs/file-blob-store.js';
+import { openEngine } from '../../src/cli/engine.js';
 import { UsageError } from '../../src/errors.js';
 import { appendFileRevision, readResultFile, resultFilePaths } from '../../src/review/file-reviews.js';
 import {
   appendJobRevision,
+  pruneReviews,
   readJobRevisions,
   reviewedResult,
   reviewKey,
@@ -16,6 +18,26 @@ import { sampleResult } from './support.js';
 
 const home = tmpHome('assay-review-storage-');
 afterAll(() => home.cleanup());
+
+describe('a job review lives as long as its job', () => {
+  it('jobs prune forgets the reviews of jobs no longer in the store (and a dry run only counts them)', async () => {
+    const engine = await openEngine({ home: home.dir });
+    try {
+      const kept = await engine.enqueue('demo.hash', { work: 1 });
+      const gone = '0b6e9a33-7c1f-4d2e-8a5b-6c7d8e9f0a1b';
+      const revision = newRevision({ resultId: 'p1-glucose-1', action: 'accept' }, 'cli');
+      await appendJobRevision(engine.blobs, kept.id, revision);
+      await appendJobRevision(engine.blobs, gone, revision);
+      expect(await pruneReviews(engine, { dryRun: true })).toBe(1);
+      expect(await engine.blobs.get(reviewKey(gone))).not.toBeNull();
+      expect(await pruneReviews(engine)).toBe(1);
+      expect(await engine.blobs.get(reviewKey(gone))).toBeNull();
+      expect(await readJobRevisions(engine.blobs, kept.id)).toHaveLength(1);
+    } finally {
+      await engine.close();
+    }
+  });
+});
 
 describe('a job review lives in the blob store, beside the untouched result', () => {
   const blobs = new FileBlobStore(home.dir);
