@@ -18,12 +18,18 @@ import {
   summaryRow,
 } from '../../src/lab/batch-files.js';
 import { INTERRUPT_GRACE_MS, runBatch } from '../../src/lab/batch-run.js';
-import { batchSummary, type Interrupted, interruptedCounts } from '../../src/lab/batch-summary.js';
+import {
+  batchSummary,
+  type Interrupted,
+  interruptedCounts,
+  rejectionLines,
+} from '../../src/lab/batch-summary.js';
 import { checkDob, type LabSubmission, submitLabFile } from '../../src/lab/job.js';
 import { type Format, parseFormats, render, writeOne } from '../../src/lab/output/formats.js';
 import { outputNames } from '../../src/lab/output/names.js';
 import { labStatusBody } from '../../src/lab/status-body.js';
 import { closeSharedThreadPool, sharedThreadPool } from '../../src/lab/thread-pool.js';
+import { reviewedResult } from '../../src/review/job-reviews.js';
 
 export default class LabExtract extends EngineCommand<typeof LabExtract> {
   static override summary = 'Extract structured results from lab report PDFs.';
@@ -79,6 +85,12 @@ export default class LabExtract extends EngineCommand<typeof LabExtract> {
         'document for the whole batch on stdout.',
       multiple: true,
       default: ['json'],
+    }),
+    explain: Flags.boolean({
+      description:
+        'For each rejected PDF, print the evidence the verdict rests on (counts and laboratory names, never ' +
+        'text of the document), and add it to the status body as rejection_evidence.',
+      default: false,
     }),
     subject: Flags.string({
       description:
@@ -140,6 +152,7 @@ export default class LabExtract extends EngineCommand<typeof LabExtract> {
       subject: this.flags.subject,
       quiet: this.jsonEnabled(),
       interrupt,
+      explain: this.flags.explain,
     });
     const results = run.files;
     const names = outputNames(files);
@@ -149,7 +162,10 @@ export default class LabExtract extends EngineCommand<typeof LabExtract> {
         summaryRow(r, `${names.get(r.file) ?? basename(r.file, extname(r.file))}${extname(r.file)}`),
       ),
     );
-    const summary = batchSummary(results, run.interrupted);
+    const summary = [
+      ...rejectionLines(results, this.flags.explain),
+      batchSummary(results, run.interrupted),
+    ].join('\n');
     const onStdout = this.stdoutFormat();
     if (onStdout) {
       // The document owns stdout; the summary goes to stderr.
@@ -185,8 +201,17 @@ export default class LabExtract extends EngineCommand<typeof LabExtract> {
   }
 
   /** The status body of a finished job, written to --out in each format asked for. */
-  private async record(file: string, job: JobRecord, outDir = this.flags.out): Promise<FileResult> {
-    const result = labStatusBody(job);
+  private async record(
+    engine: Engine,
+    file: string,
+    job: JobRecord,
+    outDir = this.flags.out,
+  ): Promise<FileResult> {
+    const result = await reviewedResult(
+      engine.blobs,
+      job.id,
+      labStatusBody(job, { explain: this.flags.explain }),
+    );
     let output: string | null = null;
     if (outDir) {
       for (const format of this.formats()) {
@@ -226,7 +251,7 @@ export default class LabExtract extends EngineCommand<typeof LabExtract> {
       });
       unfinished.add(file);
       const [finished] = await engine.waitFor([job.id], { signal: interrupt.signal });
-      const result = await this.record(file, finished ?? job, outDir);
+      const result = await this.record(engine, file, finished ?? job, outDir);
       await markDone(doneDir, file, job.id);
       unfinished.delete(file);
       extracted += 1;

@@ -11,6 +11,7 @@ import { waitWithProgress } from '../cli/progress.js';
 import type { Engine } from '../engine/engine.js';
 import { isTerminal } from '../engine/engine.js';
 import type { JobRecord } from '../engine/types.js';
+import { reviewedResult } from '../review/job-reviews.js';
 import type { FileResult } from './batch-files.js';
 import { type LabSubmission, submitLabFile } from './job.js';
 import { type Format, writeOne } from './output/formats.js';
@@ -32,6 +33,8 @@ export interface BatchOptions {
   subject?: string;
   quiet: boolean;
   interrupt: Interrupt;
+  /** Add each rejection's evidence to its status body (`--explain`). */
+  explain?: boolean;
 }
 
 export interface BatchRun {
@@ -59,7 +62,10 @@ export async function runBatch(engine: Engine, files: string[], opts: BatchOptio
   const onEnd = (job: JobRecord) => {
     if (recorded.has(job.id)) return;
     const mine = filesOf.get(job.id) ?? [];
-    recorded.set(job.id, Promise.all(mine.map((f) => record(f, names.get(f) ?? basename(f), job, opts))));
+    recorded.set(
+      job.id,
+      Promise.all(mine.map((f) => record(engine, f, names.get(f) ?? basename(f), job, opts))),
+    );
   };
   const labels = [...filesOf].map(([id, [first]]) => ({ id, label: basename(first ?? id) }));
   for (const job of await waitForJobs(engine, labels, onEnd, opts)) onEnd(job);
@@ -97,8 +103,15 @@ async function waitForJobs(
 }
 
 /** The status body of a job, and its outputs written when it ended (a queued body would go stale). */
-async function record(file: string, name: string, job: JobRecord, opts: BatchOptions): Promise<FileResult> {
-  const result = labStatusBody(job);
+async function record(
+  engine: Engine,
+  file: string,
+  name: string,
+  job: JobRecord,
+  opts: BatchOptions,
+): Promise<FileResult> {
+  // A PDF reviewed before (jobs are shared by content) is written as reviewed.
+  const result = await reviewedResult(engine.blobs, job.id, labStatusBody(job, { explain: opts.explain }));
   let output: string | null = null;
   if (opts.outDir && isTerminal(job)) {
     for (const format of opts.formats) {

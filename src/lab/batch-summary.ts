@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import type { FileResult } from './batch-files.js';
 import { isFinalLabStatus } from './status-body.js';
 
@@ -31,4 +32,18 @@ export function batchSummary(files: readonly FileResult[], signal?: NodeJS.Signa
     `Interrupted (${signal}): ${ended} of ${files.length} PDFs ended, ${completed} completed; ${left} left ` +
     `unfinished. Run the same command again to resume them.${shared}`
   );
+}
+
+/**
+ * Why each rejected PDF was rejected, one line each (and its evidence with `explain`), printed above the
+ * batch's last line: a status code alone leaves a person guessing.
+ */
+export function rejectionLines(files: readonly FileResult[], explain: boolean): string[] {
+  return files.flatMap((f) => {
+    const body = f.result;
+    const why = 'rejection_detail' in body ? body.rejection_detail : undefined;
+    if (!why) return [];
+    const evidence = explain && 'rejection_evidence' in body ? (body.rejection_evidence ?? []) : [];
+    return [`${basename(f.file)}: ${why}`, ...evidence.map((e) => `    ${e}`)];
+  });
 }

@@ -159,6 +159,17 @@ describe('assay lab extract / status (real CLI processes)', () => {
     });
     const text = await assay(['lab', 'status', body.jobId], env);
     expect(text.stdout).toMatch(/reason\s+multiple_collection_dates/);
+    expect(text.stdout).toMatch(/why\s+The document states 2 different collection dates/);
+    const explained = await assay(['lab', 'status', body.jobId, '--explain', '--json'], env);
+    expect(json<LabStatusBody & { rejection_evidence: string[] }>(explained).rejection_evidence).toContain(
+      'collection dates stated: 2 distinct',
+    );
+    // lab extract says why beside the table, and --explain lists the evidence.
+    const extract = await assay(['lab', 'extract', pdf('reject-other-lab'), '--explain'], env);
+    expect(extract.stdout).toContain(
+      'reject-other-lab.pdf: The performing laboratory is Cedar Valley Medical Laboratory, not Quest Diagnostics or Labcorp',
+    );
+    expect(extract.stdout).toMatch(/^\s+vendor signatures: none$/m);
     const missing = await assay(['lab', 'status', '00000000-0000-0000-0000-000000000000', '--json'], env);
     expect(missing.exitCode).toBe(3);
     expect(json(missing)).toMatchObject({ error: { code: 'not_found' } });
