@@ -5,6 +5,9 @@
  */
 import type { Line } from './layout.js';
 import type { DocumentLayout } from './pdf-text.js';
+import { readHeader } from './table/header.js';
+import { viewLines } from './table/line-view.js';
+import { readLine } from './table/row-reader.js';
 import { looksLikeResult } from './table/table-lines.js';
 import type { RejectionExplained, RejectionReason, Vendor } from './types.js';
 import { detectVendor } from './vendor-detect.js';
@@ -22,6 +25,7 @@ export interface ValidateOptions {
 export function validateDocument(layout: DocumentLayout, options: ValidateOptions = {}): Validation {
   const lines = layout.pages.flatMap((page) => page.lines);
   const resultRows = countResultRows(lines);
+  const headedRows = resultRows < MIN_RESULT_ROWS ? countHeadedRows(layout) : 0;
   const { vendor, labName, signatures } = detectVendor(layout);
   const texts = lines.map((line) => line.text);
   const dates = texts.flatMap((text) => findDates(text));
@@ -49,7 +53,7 @@ export function validateDocument(layout: DocumentLayout, options: ValidateOption
     ...explainRejection(reason, facts),
   });
 
-  if (resultRows < MIN_RESULT_ROWS) return reject('non_lab_document');
+  if (resultRows < MIN_RESULT_ROWS && headedRows < MIN_HEADED_ROWS) return reject('non_lab_document');
   if (!vendor && !options.anyLab) return reject('non_supported_lab', { detected_lab: labName });
   if (distinctDates > 1) return reject('multiple_collection_dates');
   if (dayFirst > 0 && order !== 'day_first') return reject('non_us_document');
@@ -68,6 +72,32 @@ const MIN_RESULT_ROWS = 3;
  */
 function countResultRows(lines: ReadonlyArray<Pick<Line, 'cells'>>): number {
   return lines.filter((line) => looksLikeResult(line)).length;
+}
+
+/** Headed rows that make a short report a report: one test (a CRP) is still a lab result. */
+const MIN_HEADED_ROWS = 1;
+/** How far below its header a headed row may sit, in lines: a form's header far above is no table. */
+const HEADED_REACH = 6;
+
+/**
+ * Rows read under a results header (Test / Result / Units ...): a name with a value, numeric or a word
+ * (Non reactive). A report of one or two tests has too few result-shaped lines for the count above, but
+ * its header says what it is; a blank requisition form has the header and no values under it.
+ */
+function countHeadedRows(layout: DocumentLayout): number {
+  let rows = 0;
+  for (const page of layout.pages) {
+    const views = viewLines(page);
+    views.forEach((view, i) => {
+      const header = readHeader(view);
+      if (!header) return;
+      for (const below of views.slice(i + 1, i + 1 + HEADED_REACH)) {
+        const line = readLine(below, header);
+        if (line.name !== '' && line.value !== null && /[A-Za-z]{2}/.test(line.name)) rows += 1;
+      }
+    });
+  }
+  return rows;
 }
 
 // --- Dates -------------------------------------------------------------------------------------------------

@@ -140,17 +140,24 @@ function otherLabName(layout: DocumentLayout): string | null {
         .find((name) => name !== null)
     : null;
   if (fromLetterhead) return fromLetterhead;
+  // A brand printed on several lines (a footer on every page) names the laboratory; a performing-site
+  // line may name only one of its processing sites.
+  const known = knownLabIn(layout);
+  if (known && known.lines >= BRAND_LINES) return known.name;
   for (const page of layout.pages) {
     for (const line of page.lines) {
       const named = performingLabIn(line.text);
       if (named) return named;
     }
   }
-  return knownLabIn(layout);
+  return known?.name ?? null;
 }
 
-/** The catalogue lab named most often in the document. */
-function knownLabIn(layout: DocumentLayout): string | null {
+/** Lines a catalogue brand must be printed on to outrank a performing-site line. */
+const BRAND_LINES = 2;
+
+/** The catalogue lab named most often in the document, with the number of lines naming it. */
+function knownLabIn(layout: DocumentLayout): { name: string; lines: number } | null {
   const counts = new Map<string, number>();
   for (const page of layout.pages) {
     for (const line of page.lines) {
@@ -159,7 +166,8 @@ function knownLabIn(layout: DocumentLayout): string | null {
       }
     }
   }
-  return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
+  const [best] = [...counts].sort((a, b) => b[1] - a[1]);
+  return best ? { name: best[0], lines: best[1] } : null;
 }
 
 function letterheadCells(page: PageLayout): string[] {
@@ -191,10 +199,17 @@ function isProperName(text: string): boolean {
   return words.some((word) => !GENERIC_WORDS.has(word.replace(/[.]+$/, '')));
 }
 
-/** "Cedar Valley Medical Laboratory, Inc." and "... - Final Report" both name "Cedar Valley Medical Laboratory". */
+/**
+ * "Cedar Valley Medical Laboratory, Inc." and "... - Final Report" both name "Cedar Valley Medical Laboratory";
+ * "... Center, Dept. of Pathology" names the center.
+ */
 function tidyName(text: string): string {
-  return text
-    .replace(/\s+-\s+.*$/, '')
-    .replace(/,?\s+(inc|llc|ltd|corp)\.?$/i, '')
-    .trim();
+  return (
+    text
+      .replace(/\s+-\s+.*$/, '')
+      // "University Medical Center, Dept. of Pathology": the laboratory is the institution.
+      .replace(/,\s*(dept\.?|department|division)\s+of\s+.*$/i, '')
+      .replace(/,?\s+(inc|llc|ltd|corp)\.?$/i, '')
+      .trim()
+  );
 }

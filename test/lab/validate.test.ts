@@ -80,6 +80,33 @@ describe('validateDocument rules and their order', () => {
     expect(validateDocument(letter)).toMatchObject({ ok: false, rejection_reason: 'non_lab_document' });
   });
 
+  it('takes a short report with a results header as a lab report, and a blank form with one as not', () => {
+    const header = ['Test Name', 'Result', 'Units', 'Reference Range'];
+    const oneTest = layoutOf(['Acme Pathology Labs'], header, ['CRP (QUANTITATIVE)', '5.6', 'mg/L', '0-6']);
+    expect(validateDocument(oneTest)).toMatchObject({ rejection_reason: 'non_supported_lab' });
+    const serology = layoutOf(
+      ['Acme Pathology Labs'],
+      header,
+      ['HIV (1 & 2)', 'Non reactive'],
+      ['HBSAG', 'Non reactive'],
+    );
+    expect(validateDocument(serology)).toMatchObject({ rejection_reason: 'non_supported_lab' });
+    // A requisition prints the same header, and no value under it.
+    const form = layoutOf(
+      ['Acme Pathology Labs'],
+      header,
+      ['CBC', '', '', ''],
+      ['Lipid panel'],
+      ['Signature:'],
+    );
+    expect(validateDocument(form)).toMatchObject({ rejection_reason: 'non_lab_document' });
+  });
+
+  it('names the institution, not its department', () => {
+    const doc = layoutOf(['University Medical Center, Dept. of Pathology'], ...TABLE);
+    expect(validateDocument(doc)).toMatchObject({ detected_lab: 'University Medical Center' });
+  });
+
   it('names the unsupported laboratory it found', () => {
     const doc = layoutOf(['Acme Pathology Labs'], ['Collected: 03/14/2025'], ...TABLE);
     expect(validateDocument(doc)).toMatchObject({
