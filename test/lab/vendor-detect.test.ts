@@ -22,13 +22,19 @@ describe('detectVendor on the fixtures', () => {
     // It names Quest as the provider billed, but no lab signs it.
     ['reject-insurance-eob', null, null],
   ])('%s -> %s / %s', async (name, vendor, labName) => {
-    expect(detectVendor(await extractLayout(pdfBytes(name)))).toEqual({ vendor, labName });
+    const found = detectVendor(await extractLayout(pdfBytes(name)));
+    expect(found).toMatchObject({ vendor, labName });
+    // The pages signed by each vendor: the evidence `--explain` shows.
+    if (vendor) expect(found.signatures?.[vendor]).toBeGreaterThan(0);
+    else expect(found.signatures).toEqual({ quest: 0, labcorp: 0 });
   });
 });
 
 describe('detectVendor on other letterheads', () => {
   it('recognises Labcorp by its legal name', () => {
-    expect(detectVendor(layoutOf('Laboratory Corporation of America Holdings', 'Patient Report'))).toEqual({
+    expect(
+      detectVendor(layoutOf('Laboratory Corporation of America Holdings', 'Patient Report')),
+    ).toMatchObject({
       vendor: 'labcorp',
       labName: 'Labcorp',
     });
@@ -44,7 +50,7 @@ describe('detectVendor on other letterheads', () => {
       ...Array.from({ length: 20 }, () => 'x'),
       'Quest Diagnostics',
     ];
-    expect(detectVendor(layoutOf(...lines))).toEqual({
+    expect(detectVendor(layoutOf(...lines))).toMatchObject({
       vendor: null,
       labName: 'Riverbend Pathology Associates',
     });
@@ -62,7 +68,10 @@ describe('detectVendor on other letterheads', () => {
       ...Array.from({ length: 20 }, () => 'x'),
       'Performing Lab: Harbor Point Laboratory',
     ];
-    expect(detectVendor(layoutOf(...lines))).toEqual({ vendor: null, labName: 'Harbor Point Laboratory' });
+    expect(detectVendor(layoutOf(...lines))).toMatchObject({
+      vendor: null,
+      labName: 'Harbor Point Laboratory',
+    });
   });
 
   it('takes headings about laboratories for no name', () => {
@@ -81,7 +90,7 @@ describe('detectVendor from the whole document (logos are images)', () => {
 
   it('finds Labcorp by the copyright footer that carries its legal name', () => {
     const lines = below('©2025 Laboratory Corporation of America® Holdings');
-    expect(detectVendor(layoutOf(...lines))).toEqual({ vendor: 'labcorp', labName: 'Labcorp' });
+    expect(detectVendor(layoutOf(...lines))).toMatchObject({ vendor: 'labcorp', labName: 'Labcorp' });
   });
 
   it('finds Labcorp by its report-version line', () => {
@@ -93,7 +102,7 @@ describe('detectVendor from the whole document (logos are images)', () => {
     const lines = below(
       'Quest, Quest Diagnostics, the associated logo and all associated Quest Diagnostics marks are the trademarks of Quest Diagnostics.',
     );
-    expect(detectVendor(layoutOf(...lines))).toEqual({ vendor: 'quest', labName: 'Quest Diagnostics' });
+    expect(detectVendor(layoutOf(...lines))).toMatchObject({ vendor: 'quest', labName: 'Quest Diagnostics' });
   });
 
   it('finds Quest by a performing-site line', () => {
@@ -110,7 +119,10 @@ describe('detectVendor from the whole document (logos are images)', () => {
 
   it('names another laboratory by a catalogued product mark when its letterhead is an image', () => {
     const lines = below('Lipids and Apolipoproteins   Boston Heart HDL Map® Test');
-    expect(detectVendor(layoutOf(...lines))).toEqual({ vendor: null, labName: 'Boston Heart Diagnostics' });
+    expect(detectVendor(layoutOf(...lines))).toMatchObject({
+      vendor: null,
+      labName: 'Boston Heart Diagnostics',
+    });
   });
 
   it('never takes a label such as "Lab No." for a laboratory name', () => {
