@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type DocumentLayout, extractLayout } from '../../src/lab/pdf-text.js';
+import type { Vendor } from '../../src/lab/types.js';
 import { detectVendor } from '../../src/lab/vendor-detect.js';
 import { pdfBytes } from './fixture-files.js';
 import { layoutOf as handLayout } from './support/layout-of.js';
@@ -25,7 +26,7 @@ describe('detectVendor on the fixtures', () => {
     const found = detectVendor(await extractLayout(pdfBytes(name)));
     expect(found).toMatchObject({ vendor, labName });
     // The pages signed by each vendor: the evidence `--explain` shows.
-    if (vendor) expect(found.signatures?.[vendor]).toBeGreaterThan(0);
+    if (vendor) expect(found.signatures?.[vendor as Vendor]).toBeGreaterThan(0);
     else expect(found.signatures).toEqual({ quest: 0, labcorp: 0 });
   });
 });
