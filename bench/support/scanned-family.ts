@@ -16,6 +16,12 @@
  *
  * Needs poppler's pdftoppm (which OCR needs anyway); no image library. The PNG encoder is a local one:
  * fixtures/labs/gen/png.ts deflates at level 9, which takes ~3 s for a noisy 300 dpi page.
+ *
+ * `quality` fixes the spoiling instead of drawing it, at the three grades issue #27 measures doubts on
+ * (SCAN_QUALITIES): a clean 300 dpi scan; 200 dpi with noise, 0.7 degrees of skew and a gaussian blur; and
+ * 150 dpi with 1.5 degrees of skew saved as JPEG at quality 40, the way a phone app or an office scanner's
+ * "small file" setting saves it. The JPEG is ImageMagick's (`convert`, as the only JPEG encoder at hand);
+ * the PDF then carries a DCT image, which the pipeline's pdfimages decodes as a scanned PDF's would be.
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -48,7 +54,30 @@ export interface Degradation {
   sigma: number;
   /** Fraction of pixels turned black or white. */
   saltPepper: number;
+  /** Standard deviation of a gaussian blur, in pixels; 0 for none. */
+  blur: number;
+  /** JPEG quality (1-100) the page image is saved at; null for a lossless PNG. */
+  jpegQuality: number | null;
 }
+
+/** A scan grade with its spoiling fixed rather than drawn (issue #27's three). */
+export type ScanQuality = 'clean-300' | 'noisy-200' | 'poor-150';
+
+export interface QualityPreset {
+  dpi: number;
+  /** Skew in degrees; its side (clockwise or not) is still drawn per page. */
+  angle: number;
+  /** Gaussian and salt-and-pepper noise, drawn as in the default family. */
+  noise: boolean;
+  blur: number;
+  jpegQuality: number | null;
+}
+
+export const SCAN_QUALITIES: Readonly<Record<ScanQuality, QualityPreset>> = {
+  'clean-300': { dpi: 300, angle: 0, noise: false, blur: 0, jpegQuality: null },
+  'noisy-200': { dpi: 200, angle: 0.7, noise: true, blur: 0.8, jpegQuality: null },
+  'poor-150': { dpi: 150, angle: 1.5, noise: true, blur: 0, jpegQuality: 40 },
+};
 
 export interface ScannedCase {
   name: string;
@@ -76,6 +105,10 @@ export interface ScanOptions {
   noise?: boolean;
   /** Build only the cases of these names. */
   only?: string[];
+  /** Only the reports expected to complete (no Spanish report, no bundle): what is scored. */
+  completedOnly?: boolean;
+  /** A fixed grade (SCAN_QUALITIES) instead of the drawn dpi and spoiling; dpis, skew and noise are ignored. */
+  quality?: ScanQuality;
 }
 
 interface Plan {
@@ -132,7 +165,8 @@ function plans(): Plan[] {
  * bytes; each document draws from a seed of its own, so adding a case never changes the others.
  */
 export async function scannedCases(opts: ScanOptions = {}): Promise<ScannedCase[]> {
-  const dpis = opts.dpis && opts.dpis.length > 0 ? opts.dpis : DEFAULT_DPIS;
+  const preset = opts.quality ? SCAN_QUALITIES[opts.quality] : null;
+  const dpis = preset ? [preset.dpi] : opts.dpis && opts.dpis.length > 0 ? opts.dpis : DEFAULT_DPIS;
   const seed = opts.seed ?? DEFAULT_SEED;
   const only = opts.only ? new Set(opts.only) : null;
   const dir = await mkdtemp(join(tmpdir(), 'assay-scanned-'));
@@ -140,22 +174,28 @@ export async function scannedCases(opts: ScanOptions = {}): Promise<ScannedCase[
     const cases: ScannedCase[] = [];
     for (const plan of plans()) {
       if (only && !only.has(plan.name)) continue;
+      if (opts.completedOnly && plan.expect.status !== 'completed') continue;
       const rng = createRng((seedFor(plan.name) ^ Math.imul(seed, 0x9e3779b1)) >>> 0);
       const dpi = rng.pick(dpis);
       const degradation: Degradation[] = [];
-      const pngs: Buffer[] = [];
+      const images: Buffer[] = [];
       for (const source of plan.sources) {
         for (const page of await rasterise(dir, source, dpi)) {
-          const d = drawDegradation(rng, opts);
+          const d = drawDegradation(rng, opts, preset);
           degradation.push(d);
-          pngs.push(encodeGreyPng(degrade(page, d, rng), page.width, page.height, 1));
+          const pixels = degrade(page, d, rng);
+          images.push(
+            d.jpegQuality === null
+              ? encodeGreyPng(pixels, page.width, page.height, 1)
+              : await encodeGreyJpeg(dir, { ...page, pixels }, d.jpegQuality),
+          );
         }
       }
       cases.push({
         name: plan.name,
-        pdf: new Uint8Array(await imagePdf(pngs, plan.name)),
+        pdf: new Uint8Array(await imagePdf(images, plan.name)),
         truth: plan.expect.status === 'completed' ? truthOf(expectedExtraction(plan.name)) : [],
-        pages: pngs.length,
+        pages: images.length,
         dpi,
         family: plan.family,
         sources: plan.sources,
@@ -204,25 +244,95 @@ function parsePgm(bytes: Uint8Array): GreyImage {
 
 const PAPER = 255;
 
-/** Every draw is made whatever is switched off, so switching one off leaves the others as they were. */
-function drawDegradation(rng: Rng, opts: ScanOptions): Degradation {
+/**
+ * Every draw is made whatever is switched off, so switching one off leaves the others as they were. A
+ * quality preset keeps the drawn side of the skew and the drawn noise, and fixes the rest.
+ */
+function drawDegradation(rng: Rng, opts: ScanOptions, preset: QualityPreset | null): Degradation {
   const magnitude = rng.between(0.3, 1.2);
-  const angle = Number((rng.chance(0.5) ? magnitude : -magnitude).toFixed(2));
+  const clockwise = rng.chance(0.5);
   const sigma = Number(rng.between(3, 8).toFixed(2));
   const saltPepper = Number(rng.between(0.0005, 0.002).toFixed(5));
+  if (preset)
+    return {
+      angle: clockwise ? preset.angle : -preset.angle,
+      sigma: preset.noise ? sigma : 0,
+      saltPepper: preset.noise ? saltPepper : 0,
+      blur: preset.blur,
+      jpegQuality: preset.jpegQuality,
+    };
+  const angle = Number((clockwise ? magnitude : -magnitude).toFixed(2));
   return {
     angle: opts.skew === false ? 0 : angle,
     sigma: opts.noise === false ? 0 : sigma,
     saltPepper: opts.noise === false ? 0 : saltPepper,
+    blur: 0,
+    jpegQuality: null,
   };
 }
 
-/** Rotation about the page centre, then gaussian noise, then salt-and-pepper. */
+/** Rotation about the page centre, then blur (the optics), then gaussian noise, then salt-and-pepper. */
 export function degrade(image: GreyImage, d: Degradation, rng: Rng): Uint8Array {
-  const out = d.angle === 0 ? new Uint8Array(image.pixels) : rotate(image, d.angle);
+  let out = d.angle === 0 ? new Uint8Array(image.pixels) : rotate(image, d.angle);
+  if (d.blur > 0) out = gaussianBlur({ ...image, pixels: out }, d.blur);
   addGaussian(out, d.sigma, rng);
   addSaltPepper(out, d.saltPepper, rng);
   return out;
+}
+
+/** Separable gaussian blur of standard deviation `sigma` pixels; the edges repeat the border pixel. */
+export function gaussianBlur({ width, height, pixels }: GreyImage, sigma: number): Uint8Array {
+  const radius = Math.max(1, Math.ceil(3 * sigma));
+  const kernel = Array.from({ length: 2 * radius + 1 }, (_, i) =>
+    Math.exp(-((i - radius) ** 2) / (2 * sigma ** 2)),
+  );
+  const total = kernel.reduce((a, b) => a + b, 0);
+  const weights = kernel.map((k) => k / total);
+  const across = new Float32Array(width * height);
+  for (let y = 0; y < height; y++) {
+    const row = y * width;
+    for (let x = 0; x < width; x++) {
+      let sum = 0;
+      for (let k = -radius; k <= radius; k++) {
+        const sx = x + k < 0 ? 0 : x + k >= width ? width - 1 : x + k;
+        sum += (pixels[row + sx] as number) * (weights[k + radius] as number);
+      }
+      across[row + x] = sum;
+    }
+  }
+  const out = new Uint8Array(width * height);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      let sum = 0;
+      for (let k = -radius; k <= radius; k++) {
+        const sy = y + k < 0 ? 0 : y + k >= height ? height - 1 : y + k;
+        sum += (across[sy * width + x] as number) * (weights[k + radius] as number);
+      }
+      out[y * width + x] = clamp(sum);
+    }
+  }
+  return out;
+}
+
+/** The page as a greyscale baseline JPEG at `quality`, by ImageMagick's convert. */
+async function encodeGreyJpeg(dir: string, image: GreyImage, quality: number): Promise<Buffer> {
+  const pgm = join(dir, 'page.pgm');
+  const jpg = join(dir, 'page.jpg');
+  const header = Buffer.from(`P5\n${image.width} ${image.height}\n255\n`, 'latin1');
+  await writeFile(pgm, Buffer.concat([header, image.pixels]));
+  try {
+    await run('convert', [pgm, '-colorspace', 'Gray', '-quality', String(quality), jpg], {
+      timeout: 120_000,
+    });
+  } catch (error) {
+    throw new Error(
+      `scanned-family: a JPEG scan needs ImageMagick's convert (${error instanceof Error ? error.message : String(error)})`,
+    );
+  }
+  const bytes = await readFile(jpg);
+  await rm(pgm);
+  await rm(jpg);
+  return bytes;
 }
 
 /** Bilinear rotation by `degrees` about the centre; what comes in from outside the page is paper. */
@@ -282,13 +392,16 @@ const clamp = (v: number): number => (v <= 0 ? 0 : v >= 255 ? 255 : Math.round(v
 
 // --- The image-only PDF ----------------------------------------------------------------------------------------
 
-/** One full-page image per Letter page; the image's pixel size and the page size give its dpi. */
-async function imagePdf(pngs: readonly Buffer[], title: string): Promise<Buffer> {
+/**
+ * One full-page image (PNG or JPEG) per Letter page; the image's pixel size and the page size give its
+ * dpi.
+ */
+async function imagePdf(images: readonly Buffer[], title: string): Promise<Buffer> {
   const doc = newDocument(`${title} (scanned)`);
   const done = collect(doc);
-  for (const png of pngs) {
+  for (const image of images) {
     doc.addPage();
-    doc.image(png, 0, 0, { width: PAGE.width, height: PAGE.height });
+    doc.image(image, 0, 0, { width: PAGE.width, height: PAGE.height });
   }
   doc.end();
   return done;

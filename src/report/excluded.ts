@@ -82,7 +82,12 @@ function predictorOf(event: HealthEventInput, code: string): PredictorInput | un
 function doubtText(predictor: PredictorInput): string {
   const doubts = predictor.doubts ?? [];
   if (doubts.some((d) => d.code === 'conflict')) return 'two different values on one date';
-  return doubts.map((d) => DOUBT_WORDS[d.code] ?? d.code.replaceAll('_', ' ')).join('; ');
+  return doubts.map((d) => doubtWords(d.code)).join('; ');
+}
+
+/** A doubt code in a patient's words; an unknown code spelt out. */
+export function doubtWords(code: string): string {
+  return DOUBT_WORDS[code] ?? code.replaceAll('_', ' ');
 }
 
 /** Extraction's doubt codes (src/lab/table/doubts.ts) in a patient's words. */
@@ -93,7 +98,16 @@ const DOUBT_WORDS: Record<string, string> = {
   ocr_malformed_value: 'the value is not in a shape labs print',
   ocr_value_like_range: 'the value looks like a reference bound',
   ocr_flag_disagrees: "the value and the lab's high/low flag disagree",
+  missing_result_value: 'no value was read',
   suspicious_result_value: 'the value mixes digits and letters',
+  unparsed_reference_range: 'the reference range could not be read',
+  unit_unrecognised: 'the unit is not one labs print',
+  range_suspect: 'the reference range looks misread',
+  comparator_lost: 'a < or > may have been lost',
+  value_truncated: 'the value looks cut short',
+  ocr_unit_missing: 'the scan lost the unit',
+  ocr_cells_missing: 'the scan lost the unit and range',
+  ocr_extra_digit: 'the scan may have added a digit',
   preliminary: 'marked preliminary by its source',
 };
 

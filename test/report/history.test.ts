@@ -240,3 +240,11 @@ describe('assay report from-labs on a history', () => {
     expect((await run([...base, '--height', '178'])).stderr).toMatch(/--height and --weight together/);
   });
 });
+
+describe('doubt words', () => {
+  it('has patient words for every doubt extraction can raise on a row', async () => {
+    const { ROW_DOUBT_CODES } = await import('../../src/lab/table/doubts.js');
+    const { doubtWords } = await import('../../src/report/excluded.js');
+    for (const code of ROW_DOUBT_CODES) expect(doubtWords(code), code).not.toBe(code.replaceAll('_', ' '));
+  });
+});

@@ -4,6 +4,31 @@
  */
 import { isUnreadableRange, parseReferenceRange, resultTypeOf } from '../ranges.js';
 import type { ParsedRow, ValidationFlag } from '../types.js';
+import { comparatorLost, gainedDecimal, rangeSuspect, unitMissing, unitUnrecognised } from './doubt-cells.js';
+import { isCutResultWord, isResultWord } from './doubt-words.js';
+
+/**
+ * Every code rowDoubts can raise. Those of warning or error severity become the row's doubts
+ * (PanelResult.doubts); unparsed_reference_range is info, about the document.
+ */
+export const ROW_DOUBT_CODES: ReadonlySet<string> = new Set([
+  'missing_result_value',
+  'suspicious_result_value',
+  'value_truncated',
+  'unit_unrecognised',
+  'range_suspect',
+  'comparator_lost',
+  'ocr_repaired',
+  'ocr_low_confidence',
+  'ocr_malformed_value',
+  'ocr_value_like_range',
+  'ocr_suspect_decimal',
+  'ocr_extra_digit',
+  'ocr_cells_missing',
+  'ocr_unit_missing',
+  'ocr_flag_disagrees',
+  'unparsed_reference_range',
+]);
 
 /** Digits and letters run together ("1O.5", "12.3mg"): a misprint or a misread, not a clean value. */
 const MIXED_NUMBER = /^[<>]?=?\s*(\d[\d.,]*[a-z]+[\d.,a-z]*|[a-z]+\d[\d.,]*)$/i;
@@ -27,7 +52,7 @@ export function rowDoubts(row: ParsedRow): ValidationFlag[] {
       ),
     );
   }
-  flags.push(...ocrDoubts(row));
+  flags.push(...cellDoubts(row), ...ocrDoubts(row));
   if (isUnreadableRange(row.referenceRangeText)) {
     flags.push(
       flag(
@@ -41,14 +66,61 @@ export function rowDoubts(row: ParsedRow): ValidationFlag[] {
   return flags;
 }
 
+/**
+ * What the cells say against each other, on any row (the OCR-only parts are gated inside): a value cut
+ * at a cell edge, a unit no laboratory prints, a range that does not fit itself or the value, a lost
+ * comparator.
+ */
+function cellDoubts(row: ParsedRow): ValidationFlag[] {
+  const flags: ValidationFlag[] = [];
+  if (isCutResultWord(row.resultValue ?? ''))
+    flags.push(
+      flag(
+        'value_truncated',
+        'warning',
+        `${row.biomarker} has a text value cut short, as if at a cell edge`,
+        row.pageNumber,
+      ),
+    );
+  if (unitUnrecognised(row))
+    flags.push(
+      flag(
+        'unit_unrecognised',
+        'warning',
+        `${row.biomarker} has a unit that is not one laboratories print; it may have been misread`,
+        row.pageNumber,
+      ),
+    );
+  if (!valueLikeBound(row) && rangeSuspect(row))
+    flags.push(
+      flag(
+        'range_suspect',
+        'warning',
+        `${row.biomarker} has a reference range that does not fit itself or the value; it may have been misread`,
+        row.pageNumber,
+      ),
+    );
+  if (comparatorLost(row))
+    flags.push(
+      flag(
+        'comparator_lost',
+        'warning',
+        `${row.biomarker} has a value that may have lost its < or > sign`,
+        row.pageNumber,
+      ),
+    );
+  return flags;
+}
+
 /** Below this OCR confidence (0-100) a value is not trusted without a look. */
 const OCR_CONFIDENT = 80;
 
 /**
  * What OCR may have got wrong: a value or unit repaired from a look-alike character, a word read with low
- * confidence, a value ten or a hundred times outside its range where the range holds it with a decimal
- * point put back (a dropped point), a value its printed flag contradicts, a value in no shape a report
- * prints. Flagged, never changed silently.
+ * confidence, a value in no shape a report prints, a number whose unit (or unit and range) was not read, a
+ * value with a digit more than its range prints, a value ten or a hundred times outside its range where
+ * the range holds it with a decimal point put back (a dropped point), a value its printed flag
+ * contradicts. Flagged, never changed silently.
  */
 function ocrDoubts(row: ParsedRow): ValidationFlag[] {
   if (!row.ocr) return [];
@@ -84,6 +156,28 @@ function ocrDoubts(row: ParsedRow): ValidationFlag[] {
         row.pageNumber,
       ),
     );
+  if (cellsMissing(row))
+    flags.push(
+      flag(
+        'ocr_cells_missing',
+        'warning',
+        `${row.biomarker} was read with neither a unit nor a reference range; its row may have been misread`,
+        row.pageNumber,
+      ),
+    );
+  if (unitMissing(row))
+    flags.push(
+      flag(
+        'ocr_unit_missing',
+        'warning',
+        `${row.biomarker} was read without a unit; its unit may have been missed`,
+        row.pageNumber,
+      ),
+    );
+  if (gainedDecimal(row))
+    flags.push(
+      flag('ocr_extra_digit', 'warning', `${row.biomarker} may have gained a digit in OCR`, row.pageNumber),
+    );
   if (droppedDecimal(row))
     flags.push(
       flag(
@@ -107,20 +201,31 @@ function ocrDoubts(row: ParsedRow): ValidationFlag[] {
 
 /** Besides numbers, bounds and intervals (resultTypeOf), a value with digits may be a grade or a titer. */
 const GRADE_OR_TITER = /^\d\+$|^\d+:\d+$/;
-/** Short words laboratories do print as results: not detected, not applicable, non-reactive, no. */
-const SHORT_WORDS = new Set(['nd', 'na', 'nr', 'no']);
 
 /**
  * What OCR makes of a smudged value: digits with stray punctuation (`52:1:`, `1]`, `157.`, a decimal comma
- * `12,7`), or letters in ones and twos (`i`, `ue`, `y By`) that make no word a report prints. Letters
- * mixed with digits are `suspicious_result_value`.
+ * `12,7`) or a leading zero (`05` for 0.5), or words that are no result a report prints (`i`, `ue`,
+ * `Sot` for 33.1, `FEWA`, `Negative.`; doubt-words.ts holds the words and shapes it does print). Letters
+ * mixed with digits are `suspicious_result_value`, a word cut short `value_truncated`.
  */
 function malformedValue(row: ParsedRow): boolean {
   const value = row.resultValue?.trim() ?? '';
-  if (value === '' || MIXED_NUMBER.test(value)) return false;
-  if (/\d/.test(value)) return resultTypeOf(value) === 'string' && !GRADE_OR_TITER.test(value);
-  const words = value.split(/\s+/);
-  return words.every((w) => /^[a-z]{1,2}$/i.test(w)) && !SHORT_WORDS.has(value.toLowerCase());
+  if (value === '' || MIXED_NUMBER.test(value) || isCutResultWord(value)) return false;
+  if (/\d/.test(value))
+    return /^0\d/.test(value) || (resultTypeOf(value) === 'string' && !GRADE_OR_TITER.test(value));
+  return !isResultWord(value, row.biomarker);
+}
+
+/**
+ * A number read with neither unit nor range: labs print one or the other beside every measured value, so
+ * the reader most likely lost the row's other cells (or took a line of notes for a result).
+ */
+function cellsMissing(row: ParsedRow): boolean {
+  return (
+    resultTypeOf(row.resultValue) === 'numeric' &&
+    (row.resultUnit ?? '').trim() === '' &&
+    (row.referenceRangeText ?? '').trim() === ''
+  );
 }
 
 const HIGH_FLAG = /^(h|hh|high)$/i;
