@@ -29,6 +29,7 @@ import { type Format, parseFormats, render, writeOne } from '../../src/lab/outpu
 import { outputNames } from '../../src/lab/output/names.js';
 import { labStatusBody } from '../../src/lab/status-body.js';
 import { closeSharedThreadPool, sharedThreadPool } from '../../src/lab/thread-pool.js';
+import { watchedFile, watchStableMs } from '../../src/lab/watch-file.js';
 import { reviewedResult } from '../../src/review/job-reviews.js';
 
 export default class LabExtract extends EngineCommand<typeof LabExtract> {
@@ -223,6 +224,50 @@ export default class LabExtract extends EngineCommand<typeof LabExtract> {
   }
 
   /**
+   * One file of a hot folder: skipped when it is no regular file, left for its next change while its PDF
+   * trailer has not arrived, else extracted once (a done marker records it) and its outputs written.
+   * True when it was extracted now.
+   */
+  private async takeWatched(
+    engine: Engine,
+    file: string,
+    ctx: {
+      doneDir: string;
+      outDir: string;
+      waiting: Set<string>;
+      unfinished: Set<string>;
+      signal: AbortSignal;
+    },
+  ): Promise<boolean> {
+    const seen = await watchedFile(file);
+    if (!seen.take) {
+      if (seen.why === 'not_a_file')
+        this.logToStderr(
+          `${basename(file)}: not a regular file in the folder (a link, FIFO or device): skipped.`,
+        );
+      else if (!ctx.waiting.has(file))
+        this.logToStderr(`${basename(file)}: not a whole PDF yet (no %%EOF trailer): waiting for the rest.`);
+      if (seen.why === 'incomplete') ctx.waiting.add(file);
+      return false;
+    }
+    ctx.waiting.delete(file);
+    if (await alreadyDone(ctx.doneDir, file)) return false;
+    const job = await submitLabFile(engine, this.home, {
+      pdf: await readFile(file),
+      filename: basename(file),
+      ...this.options(),
+    });
+    ctx.unfinished.add(file);
+    const [finished] = await engine.waitFor([job.id], { signal: ctx.signal });
+    const result = await this.record(engine, file, finished ?? job, ctx.outDir);
+    await markDone(ctx.doneDir, file, job.id);
+    ctx.unfinished.delete(file);
+    if (this.jsonEnabled()) process.stdout.write(`${JSON.stringify(result)}\n`);
+    else this.log(`${basename(file)}: ${result.result.status}${result.output ? ` -> ${result.output}` : ''}`);
+    return true;
+  }
+
+  /**
    * Hot folder: every PDF that appears in `dir` (once fully written) is extracted and its body written to
    * --out (default <dir>/results). A marker in <dir>/.assay-done records each file done, with its size and
    * time, so a restarted watcher skips what it already did but redoes a file that was replaced.
@@ -236,35 +281,36 @@ export default class LabExtract extends EngineCommand<typeof LabExtract> {
     const watcher = watch(dir, {
       depth: 0,
       ignoreInitial: false,
-      awaitWriteFinish: { stabilityThreshold: 500, pollInterval: 100 },
+      // Links are not followed: a link out of the folder is reported and skipped, never read.
+      followSymlinks: false,
+      awaitWriteFinish: { stabilityThreshold: watchStableMs(), pollInterval: 100 },
       ignored: (path, stats) => basename(path).startsWith('.') || (!!stats?.isFile() && !isPdf(path)),
     });
     const interrupt = listenForInterrupt();
     let extracted = 0;
     const unfinished = new Set<string>();
+    const busy = new Set<string>();
+    const waiting = new Set<string>();
     const handle = async (file: string) => {
-      if (!isPdf(file) || (await alreadyDone(doneDir, file))) return;
-      const job = await submitLabFile(engine, this.home, {
-        pdf: await readFile(file),
-        filename: basename(file),
-        ...this.options(),
-      });
-      unfinished.add(file);
-      const [finished] = await engine.waitFor([job.id], { signal: interrupt.signal });
-      const result = await this.record(engine, file, finished ?? job, outDir);
-      await markDone(doneDir, file, job.id);
-      unfinished.delete(file);
-      extracted += 1;
-      if (this.jsonEnabled()) process.stdout.write(`${JSON.stringify(result)}\n`);
-      else
-        this.log(`${basename(file)}: ${result.result.status}${result.output ? ` -> ${result.output}` : ''}`);
+      if (!isPdf(file) || busy.has(file)) return;
+      busy.add(file);
+      try {
+        const ctx = { doneDir, outDir, waiting, unfinished, signal: interrupt.signal };
+        if (await this.takeWatched(engine, file, ctx)) extracted += 1;
+      } finally {
+        busy.delete(file);
+      }
     };
-    watcher.on('add', (file) => {
+    const take = (file: string) => {
       handle(file).catch((error: Error) => {
         // Waits cut short by Ctrl-C are counted in the summary, not reported one by one.
         if (!interrupt.signal.aborted) this.logToStderr(`${basename(file)}: ${error.message}`);
       });
-    });
+    };
+    watcher.on('add', take);
+    // A file still being written when first seen is looked at again each time it grows.
+    watcher.on('change', take);
+
     interrupt.signal.addEventListener('abort', async () => {
       const signal = interrupt.received() ?? 'SIGINT';
       await watcher.close();

@@ -1,4 +1,5 @@
-import { copyFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { appendFileSync, copyFileSync, existsSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
@@ -217,6 +218,49 @@ describe('assay lab extract / status (real CLI processes)', () => {
       phiHome.cleanup();
     }
   });
+
+  it('--watch waits for a PDF written in slow chunks to end, and skips what is no regular file', async () => {
+    const dir = tmpHome('assay-e2e-lab-watch-chunks-');
+    const bin = fileURLToPath(new URL('../../bin/run.js', import.meta.url));
+    const watcher = execa(process.execPath, [bin, 'lab', 'extract', '--watch', dir.dir], {
+      env: { ...env, NO_COLOR: '1', ASSAY_WATCH_STABLE_MS: '300' },
+      reject: false,
+    });
+    let said = '';
+    watcher.stderr?.on('data', (d: Buffer) => {
+      said += d.toString();
+    });
+    const waitFor = async (test: () => boolean) => {
+      for (let i = 0; i < 300 && !test(); i++) await new Promise((r) => setTimeout(r, 100));
+      expect(test()).toBe(true);
+    };
+    try {
+      await waitFor(() => said.includes('Watching'));
+      // A FIFO would block a reader forever; a link out of the folder is not the folder's.
+      execFileSync('mkfifo', [join(dir.dir, 'pipe.pdf')]);
+      symlinkSync(pdf('quest-cmp-lipid'), join(dir.dir, 'link.pdf'));
+      // Three chunks, each pause well past the 300 ms the file must hold still.
+      const bytes = readFileSync(pdf('labcorp-cmp-lipid'));
+      const third = Math.ceil(bytes.length / 3);
+      const target = join(dir.dir, 'slow.pdf');
+      for (let i = 0; i < 3; i++) {
+        appendFileSync(target, bytes.subarray(i * third, (i + 1) * third));
+        if (i < 2) await new Promise((r) => setTimeout(r, 1_200));
+      }
+      await waitFor(() => existsSync(join(dir.dir, 'results', 'slow.json')));
+      const body = JSON.parse(readFileSync(join(dir.dir, 'results', 'slow.json'), 'utf8')) as LabStatusBody;
+      expect(body.status).toBe('completed');
+      expect(said).toContain('slow.pdf: not a whole PDF yet');
+      expect(said).toMatch(/pipe\.pdf: not a regular file/);
+      expect(said).toMatch(/link\.pdf: not a regular file/);
+      expect(existsSync(join(dir.dir, 'results', 'link.json'))).toBe(false);
+      watcher.kill('SIGINT');
+      expect((await watcher).exitCode).toBe(130);
+    } finally {
+      watcher.kill('SIGKILL');
+      dir.cleanup();
+    }
+  }, 60_000);
 
   it('--watch picks up PDFs dropped into a folder, skips done ones after a restart, stops on Ctrl-C with 130', async () => {
     const dir = tmpHome('assay-e2e-lab-watch-');
