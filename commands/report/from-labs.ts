@@ -7,6 +7,8 @@ import { formatsSee } from '../../src/cli/help.js';
 import { personFlags, personFrom, requiredDob } from '../../src/cli/person-flags.js';
 import { waitWithProgress } from '../../src/cli/progress.js';
 import { renderTable } from '../../src/cli/table.js';
+import { printDeliveryFailures } from '../../src/delivery/failure-words.js';
+import { onDeliveryFailure } from '../../src/delivery/http.js';
 import type { Engine } from '../../src/engine/engine.js';
 import { onShutdownSignal } from '../../src/engine/shutdown.js';
 import { EXIT, UsageError } from '../../src/errors.js';
@@ -134,6 +136,8 @@ export default class ReportFromLabs extends EngineCommand<typeof ReportFromLabs>
       leaseMs: leaseMsFromEnv(),
     });
     const stopSignals = onShutdownSignal(() => shutdown(engine));
+    // The in-process worker delivers: say why a delivery got no answer (DNS, refused, timeout).
+    const stopFailures = printDeliveryFailures(onDeliveryFailure, (line) => this.logToStderr(line));
     try {
       const read = [
         ...(await this.extractPdfs(engine, inputs.pdfs, person.dob)),
@@ -172,6 +176,7 @@ export default class ReportFromLabs extends EngineCommand<typeof ReportFromLabs>
       return { ...summary, empty_reasons: empty ?? [], report };
     } finally {
       stopSignals();
+      stopFailures();
       await shutdown(engine);
     }
   }

@@ -7,6 +7,8 @@ import { formatsSee } from '../../src/cli/help.js';
 import { personFlags, personFrom } from '../../src/cli/person-flags.js';
 import { waitWithProgress } from '../../src/cli/progress.js';
 import { renderTable } from '../../src/cli/table.js';
+import { printDeliveryFailures } from '../../src/delivery/failure-words.js';
+import { onDeliveryFailure } from '../../src/delivery/http.js';
 import type { Engine } from '../../src/engine/engine.js';
 import { onShutdownSignal } from '../../src/engine/shutdown.js';
 import { EXIT, UsageError } from '../../src/errors.js';
@@ -113,6 +115,8 @@ export default class ReportGenerate extends EngineCommand<typeof ReportGenerate>
     });
     if (this.flags.watch) return this.watch(engine, this.flags.watch);
     const stopSignals = onShutdownSignal(() => engine.close());
+    // The in-process worker delivers: say why a delivery got no answer (DNS, refused, timeout).
+    const stopFailures = printDeliveryFailures(onDeliveryFailure, (line) => this.logToStderr(line));
     try {
       const out = this.flags.out ? resolve(this.flags.out) : undefined;
       const jobs = [];
@@ -159,6 +163,7 @@ export default class ReportGenerate extends EngineCommand<typeof ReportGenerate>
       return { reports };
     } finally {
       stopSignals();
+      stopFailures();
       await engine.close();
     }
   }
