@@ -59,7 +59,9 @@ describe('normaliseRow', () => {
 
   it("carries the row's id, doubts and box", () => {
     const box = { page: 2, x: 40, y: 300, width: 500, height: 11 };
-    const doubts = [{ code: 'ocr_suspect_decimal', message: 'GLUCOSE may have lost its decimal point in OCR' }];
+    const doubts = [
+      { code: 'ocr_suspect_decimal', message: 'GLUCOSE may have lost its decimal point in OCR' },
+    ];
     expect(normaliseRow(row({ id: 'p2-glucose-1', doubts, bbox: box }), 'CMP')).toMatchObject({
       id: 'p2-glucose-1',
       doubts,

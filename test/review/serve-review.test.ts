@@ -130,7 +130,9 @@ describe('/review/{jobId} under serve: for the key that owns the job, through a 
     const reader = await openEngine({ home: home.dir });
     try {
       const job = await reader.store.get(jobId);
-      const extracted = (job?.result as ExtractionCore).panels.flatMap((p) => p.panelResults);
+      const extracted = ((job?.result ?? { panels: [] }) as ExtractionCore).panels.flatMap(
+        (p) => p.panelResults,
+      );
       expect(extracted.find((r) => r.id === 'p1-hemoglobin-1')?.resultValue).toBe('10.5');
     } finally {
       await reader.close();
