@@ -42,6 +42,7 @@ const PROBES: RouteDoc[] = [
   {
     method: 'get',
     path: '/healthz',
+    operationId: 'getHealth',
     summary: 'The process is up.',
     tag: 'probes',
     public: true,
@@ -50,6 +51,7 @@ const PROBES: RouteDoc[] = [
   {
     method: 'get',
     path: '/readyz',
+    operationId: 'getReadiness',
     summary: 'The job store answers.',
     tag: 'probes',
     public: true,

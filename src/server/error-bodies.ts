@@ -52,6 +52,7 @@ const STATUS_BY_CODE: Record<string, number> = {
   not_found: 404,
   conflict: 409,
   file_too_large: 413,
+  unsupported_media_type: 415,
   validation_error: 422,
   too_early: 425,
   rate_limit_exceeded: 429,
@@ -119,9 +120,19 @@ export function labErrorBody(e: NormalisedError, requestId: string): LabErrorBod
 
 export const detailErrorBody = (e: NormalisedError): DetailErrorBody => ({ detail: e.message });
 
+/** The longest message an error body carries; past it the message is cut (a body is never echoed whole). */
+export const MAX_ERROR_MESSAGE = 600;
+
+/** The message as sent: whole when short, else cut and marked, so no error body grows with the request. */
+export function boundedMessage(message: string): string {
+  if (message.length <= MAX_ERROR_MESSAGE) return message;
+  return `${message.slice(0, MAX_ERROR_MESSAGE - 20)}… (message shortened)`;
+}
+
 /** SPEC.md's body for an error on `path`: the lab body under /extraction, `{detail}` elsewhere. */
 export function errorBodyFor(path: string, e: NormalisedError, requestId: string) {
-  return path.startsWith('/extraction') ? labErrorBody(e, requestId) : detailErrorBody(e);
+  const bounded = e.message.length > MAX_ERROR_MESSAGE ? { ...e, message: boundedMessage(e.message) } : e;
+  return path.startsWith('/extraction') ? labErrorBody(bounded, requestId) : detailErrorBody(bounded);
 }
 
 /** Set the error's status and headers on `reply` and give the body its route's area answers with. */

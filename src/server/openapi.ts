@@ -1,26 +1,69 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 
+export interface ResponseDoc {
+  description: string;
+  schema?: z.ZodType;
+  /** `alsoAs`: other media types the same answer is sent in when the client's Accept asks for them. */
+  alsoAs?: string[];
+  /** A binary answer's media type (`application/pdf`), for routes that answer bytes rather than JSON. */
+  binary?: string;
+  /** Response headers: name -> description (`Location`). */
+  headers?: Record<string, string>;
+}
+
 export interface RouteDoc {
   method: 'get' | 'post' | 'put' | 'delete';
   /** OpenAPI path form: `/extraction/lab/status/{jobId}`. */
   path: string;
   summary: string;
+  /**
+   * The OpenAPI operationId, camelCase and unique (`getLabStatus`). When absent one is made from the method
+   * and the path's literal segments (`postReviewSession`); openApiDocument refuses a duplicate.
+   */
+  operationId?: string;
   tag: string;
   body?: z.ZodType;
+  /** Media types the route also takes as a raw body (`application/pdf`), besides the JSON `body`. */
+  rawBody?: string[];
   query?: z.ZodObject;
-  /** `alsoAs`: other media types the same answer is sent in when the client's Accept asks for them. */
-  responses: Record<number, { description: string; schema?: z.ZodType; alsoAs?: string[] }>;
+  responses: Record<number, ResponseDoc>;
   public?: boolean;
 }
 
 const toSchema = (schema: z.ZodType) =>
   z.toJSONSchema(schema, { target: 'draft-2020-12', unrepresentable: 'any' });
 
+const OPERATION_ID = /^[a-z][A-Za-z0-9]*$/;
+
+/** `post` + `/review/{jobId}/session` -> `postReviewSession`: the method and the path's literal words. */
+export function derivedOperationId(method: string, path: string): string {
+  const words = path
+    .split('/')
+    .filter((s) => s && !s.startsWith('{'))
+    .flatMap((s) => s.split(/[^A-Za-z0-9]+/))
+    .filter(Boolean);
+  return method + words.map((w) => w[0]?.toUpperCase() + w.slice(1)).join('');
+}
+
 /** OpenAPI 3.1 from the same zod schemas the routes validate with: one source for both. */
 export function openApiDocument(routes: RouteDoc[], version: string) {
   const paths: Record<string, Record<string, unknown>> = {};
+  const operationIds = new Set<string>();
   for (const r of routes) {
+    const operationId = r.operationId ?? derivedOperationId(r.method, r.path);
+    if (!OPERATION_ID.test(operationId) || operationIds.has(operationId)) {
+      throw new Error(
+        `assay: operationId ${operationId} of ${r.method} ${r.path} is not camelCase or not unique`,
+      );
+    }
+    operationIds.add(operationId);
+    const content: Record<string, unknown> = {
+      ...(r.body ? { 'application/json': { schema: toSchema(r.body) } } : {}),
+      ...Object.fromEntries(
+        (r.rawBody ?? []).map((type) => [type, { schema: { type: 'string', contentMediaType: type } }]),
+      ),
+    };
     const parameters = [
       ...[...r.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
         name: m[1],
@@ -37,17 +80,29 @@ export function openApiDocument(routes: RouteDoc[], version: string) {
     ];
     paths[r.path] ??= {};
     (paths[r.path] as Record<string, unknown>)[r.method] = {
+      operationId,
       summary: r.summary,
       tags: [r.tag],
       ...(parameters.length ? { parameters } : {}),
-      ...(r.body
-        ? { requestBody: { required: true, content: { 'application/json': { schema: toSchema(r.body) } } } }
-        : {}),
+      ...(Object.keys(content).length ? { requestBody: { required: true, content } } : {}),
       responses: Object.fromEntries(
         Object.entries(r.responses).map(([status, res]) => [
           status,
           {
             description: res.description,
+            ...(res.headers
+              ? {
+                  headers: Object.fromEntries(
+                    Object.entries(res.headers).map(([name, description]) => [
+                      name,
+                      { description, schema: { type: 'string' } },
+                    ]),
+                  ),
+                }
+              : {}),
+            ...(res.binary
+              ? { content: { [res.binary]: { schema: { type: 'string', contentMediaType: res.binary } } } }
+              : {}),
             ...(res.schema
               ? {
                   content: {

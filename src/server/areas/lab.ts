@@ -11,8 +11,9 @@ import { type ExtractionResults, labStatusBody } from '../../lab/status-body.js'
 import { storedUploadName } from '../../lab/upload-name.js';
 import type { WebhookTarget } from '../../lab/webhook.js';
 import { reviewedResult } from '../../review/job-reviews.js';
-import { formatZodError } from '../../schemas/errors.js';
+import { formatPath } from '../../schemas/errors.js';
 import {
+  type LabUploadRequest,
   labErrorSchema,
   labUploadQueuedSchema,
   labUploadRequestSchema,
@@ -32,6 +33,92 @@ const UPLOAD_BODY_LIMIT = Math.ceil((MAX_PDF_BYTES * 4) / 3) + 64 * 1024;
 
 const err = (status: number, description: string) => ({ [status]: { description, schema: labErrorSchema } });
 const statusBody = z.object({ jobId: z.string(), status: z.string() }).loose();
+
+/** Bodies the upload takes as the PDF's bytes, beside JSON (the pre-signed PUT takes the same). */
+const RAW_PDF_TYPES = ['application/pdf', 'application/octet-stream'];
+const UPLOAD_TYPES = new Set(['application/json', ...RAW_PDF_TYPES]);
+const WRONG_TYPE =
+  'Send the PDF bytes with Content-Type: application/pdf, or a JSON object with a base64 pdfFile ' +
+  '(Content-Type: application/json).';
+
+/** A raw PDF upload's query: the JSON body's members but pdfFile, validated by the same schema. */
+const rawUploadQuerySchema = labUploadRequestSchema.omit({ pdfFile: true });
+/** The same query as it is written in a URL, for the API description. */
+const rawUploadQueryDoc = z.object({
+  filename: z.string().max(255).optional(),
+  dateOfBirth: z.iso.date().optional(),
+  webhookUrl: z.url().max(2048).optional(),
+  rejectIfPHI: z.enum(['true', 'false']).optional(),
+});
+
+const mediaType = (req: FastifyRequest) =>
+  (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
+/**
+ * A short account of what is wrong with an upload request: at most three problems, unknown members named
+ * (clipped) rather than listed by the thousand, and never the submitted values. A PDF sent as JSON-less bytes
+ * once came back as a 72 KB list of its byte offsets.
+ */
+function invalidUpload(error: z.ZodError, where: 'member' | 'query parameter'): HttpError {
+  const allowed =
+    where === 'member' ? Object.keys(labUploadRequestSchema.shape) : Object.keys(rawUploadQueryDoc.shape);
+  const lines = error.issues.slice(0, 3).map((issue) => {
+    if (issue.code === 'unrecognized_keys') {
+      const named = issue.keys.slice(0, 3).map((k) => JSON.stringify(clip(k, 40)));
+      const more = issue.keys.length > 3 ? ` and ${issue.keys.length - 3} more` : '';
+      return `unknown ${where}${issue.keys.length > 1 ? 's' : ''} ${named.join(', ')}${more}; expected ${allowed.join(', ')}`;
+    }
+    return clip(`${formatPath(issue.path)}: ${issue.message}`, 160);
+  });
+  const more = error.issues.length > 3 ? ` (and ${error.issues.length - 3} more problems)` : '';
+  return new HttpError(400, 'invalid_request', `${lines.join('; ')}${more}`);
+}
+
+/**
+ * The upload as the JSON body gives it, or as a raw PDF body and its query parameters give it; `pdf` is
+ * the raw body's bytes.
+ */
+function uploadRequest(req: FastifyRequest): { body: LabUploadRequest; pdf?: Buffer } {
+  if (RAW_PDF_TYPES.includes(mediaType(req))) {
+    const query: Record<string, unknown> = { ...(req.query as Record<string, unknown>) };
+    if (query.rejectIfPHI === 'true' || query.rejectIfPHI === 'false') {
+      query.rejectIfPHI = query.rejectIfPHI === 'true';
+    }
+    const parsed = rawUploadQuerySchema.safeParse(query);
+    if (!parsed.success) throw invalidUpload(parsed.error, 'query parameter');
+    if (!Buffer.isBuffer(req.body) || req.body.length === 0) {
+      throw new HttpError(400, 'invalid_request', 'The body is empty: expected the PDF bytes.');
+    }
+    return { body: parsed.data, pdf: req.body };
+  }
+  if (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body)) {
+    throw new HttpError(400, 'invalid_request', `Expected a JSON object body. ${WRONG_TYPE}`);
+  }
+  const parsed = labUploadRequestSchema.safeParse(req.body);
+  if (!parsed.success) throw invalidUpload(parsed.error, 'member');
+  return { body: parsed.data };
+}
+
+/** Refuse a body the upload does not take before it is read (text/plain, forms): 415, in one sentence. */
+function checkUploadType(req: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void): void {
+  const type = mediaType(req);
+  const hasBody =
+    req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+  if (type === '' ? hasBody : !UPLOAD_TYPES.has(type)) {
+    done(
+      new HttpError(
+        415,
+        'unsupported_media_type',
+        `${type ? `Content-Type ${clip(type, 60)} is not accepted here` : 'The body has no Content-Type'}. ${WRONG_TYPE}`,
+      ),
+    );
+    return;
+  }
+  done();
+}
+
+const statusLocation = (jobId: string) => `/extraction/lab/status/${encodeURIComponent(jobId)}`;
 
 /**
  * The lab job with this id, or null. Given an owner (the caller's key), another key's job is not found, so
@@ -56,21 +143,33 @@ export const labArea: Area = {
     {
       method: 'post',
       path: '/extraction/lab/upload',
-      summary: 'Upload a lab report PDF (base64), or get a pre-signed PUT URL when pdfFile is omitted.',
+      operationId: 'uploadLabPdf',
+      summary:
+        'Upload a lab report PDF: JSON with a base64 pdfFile, or the PDF bytes as the body (Content-Type: ' +
+        'application/pdf, the other members as query parameters); or, JSON without pdfFile, get a ' +
+        'pre-signed PUT URL.',
       tag: 'lab extraction',
       body: labUploadRequestSchema,
+      rawBody: ['application/pdf'],
+      query: rawUploadQueryDoc,
       responses: {
-        202: { description: 'Queued', schema: labUploadQueuedSchema },
+        202: {
+          description: 'Queued',
+          schema: labUploadQueuedSchema,
+          headers: { Location: 'The status URL of the new job: /extraction/lab/status/{jobId}' },
+        },
         200: { description: 'Pre-signed upload URL issued', schema: labUploadUrlSchema },
         ...err(400, 'Invalid request'),
         ...err(401, 'API key missing or invalid'),
-        ...err(413, 'Base64 file exceeds 10 MB'),
+        ...err(413, 'The PDF exceeds 10 MB'),
+        ...err(415, 'Neither JSON nor application/pdf'),
         ...err(429, 'More than 100 uploads per hour'),
       },
     },
     {
       method: 'put',
       path: '/extraction/lab/upload/{jobId}',
+      operationId: 'putLabUpload',
       summary: 'The pre-signed upload URL: PUT the PDF (application/pdf, up to 50 MB) within 5 minutes.',
       tag: 'lab extraction',
       public: true,
@@ -84,6 +183,7 @@ export const labArea: Area = {
     {
       method: 'get',
       path: '/extraction/lab/status/{jobId}',
+      operationId: 'getLabStatus',
       summary: 'Job status; the full extraction result when completed.',
       tag: 'lab extraction',
       responses: { 200: { description: 'Status', schema: statusBody }, ...err(404, 'Unknown job') },
@@ -91,6 +191,7 @@ export const labArea: Area = {
     {
       method: 'get',
       path: '/extraction/lab/results/{jobId}',
+      operationId: 'getLabResults',
       summary:
         'The extraction result of a completed job: JSON by default, a FHIR R4 Bundle for Accept: ' +
         'application/fhir+json, one CSV row per result for Accept: text/csv.',
@@ -125,11 +226,9 @@ export const labArea: Area = {
 
     app.post(
       '/extraction/lab/upload',
-      { bodyLimit: UPLOAD_BODY_LIMIT },
+      { bodyLimit: UPLOAD_BODY_LIMIT, onRequest: checkUploadType },
       async (req: FastifyRequest, reply: FastifyReply) => {
-        const parsed = labUploadRequestSchema.safeParse(req.body);
-        if (!parsed.success) throw new HttpError(400, 'invalid_request', formatZodError(parsed.error));
-        const body = parsed.data;
+        const { body, pdf: rawPdf } = uploadRequest(req);
         const subject = req.apiKey?.id ?? 'anonymous';
         const decision = await deps.limiter.reserve(limits.uploadsPerHour, subject);
         if (!decision.allowed) {
@@ -147,7 +246,7 @@ export const labArea: Area = {
           webhook = { url: body.webhookUrl, keyId: subject };
         }
 
-        if (!body.pdfFile) {
+        if (!body.pdfFile && !rawPdf) {
           if (body.dateOfBirth) {
             throw new HttpError(
               400,
@@ -171,15 +270,21 @@ export const labArea: Area = {
           };
         }
 
-        const pdf = Buffer.from(body.pdfFile, 'base64');
+        const pdf = rawPdf ?? Buffer.from(body.pdfFile ?? '', 'base64');
         if (pdf.length > MAX_PDF_BYTES)
           throw new HttpError(
             413,
             'file_too_large',
-            'The PDF exceeds 10 MB; upload it through a pre-signed URL (omit pdfFile).',
+            'The PDF exceeds 10 MB; upload it through a pre-signed URL (JSON without pdfFile).',
           );
         if (pdf.subarray(0, 5).toString('latin1') !== '%PDF-') {
-          throw new HttpError(400, 'invalid_pdf', 'pdfFile does not decode to a PDF (no %PDF- header).');
+          throw new HttpError(
+            400,
+            'invalid_pdf',
+            rawPdf
+              ? 'The body is not a PDF (no %PDF- header).'
+              : 'pdfFile does not decode to a PDF (no %PDF- header).',
+          );
         }
         const idempotency = req.headers['idempotency-key'];
         const job = await submitLabFile(deps.engine, deps.home, {
@@ -192,7 +297,7 @@ export const labArea: Area = {
           dedupe:
             typeof idempotency === 'string' && idempotency ? { key: `${subject}:${idempotency}` } : false,
         });
-        reply.status(202);
+        reply.status(202).header('location', statusLocation(job.id));
         return {
           jobId: job.id,
           status: 'queued',

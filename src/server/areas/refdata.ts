@@ -40,6 +40,7 @@ export const refdataArea: Area = {
     {
       method: 'get',
       path: '/reference-data/',
+      operationId: 'getReferenceData',
       summary: 'The biomarker concept catalogue.',
       tag: 'reference data',
       responses: { 200: { description: 'Concepts', schema: conceptListSchema }, ...notModified, ...errors },
@@ -47,6 +48,7 @@ export const refdataArea: Area = {
     {
       method: 'post',
       path: '/predictor-statistics/',
+      operationId: 'getPredictorStatistics',
       summary: 'Population statistics per predictor for a sex and age.',
       tag: 'reference data',
       body: predictorStatisticsRequestSchema,
@@ -60,6 +62,7 @@ export const refdataArea: Area = {
     {
       method: 'get',
       path: '/top-disease-predictors/',
+      operationId: 'getTopDiseasePredictors',
       summary: 'Top-ranked predictors per health domain.',
       tag: 'reference data',
       responses: {
@@ -71,6 +74,7 @@ export const refdataArea: Area = {
     {
       method: 'get',
       path: '/lab-ranges/',
+      operationId: 'getLabRanges',
       summary: 'Laboratory reference ranges, filtered by sex and vendor.',
       tag: 'reference data',
       query: labRangesQuery,
