@@ -84,7 +84,7 @@ export async function runPipeline(
   if (request.rejectIfPHI && phi.kinds.length > 0) return { status: 'rejected_phi', kinds: phi.kinds };
 
   hooks.onStage?.('processing_extraction');
-  const validation = validateDocument(phi.redacted, { anyLab: request.anyLab });
+  const validation = validateDocument(phi.redacted, { anyLab: request.anyLab, unredacted: layout });
   if (!validation.ok) {
     const { rejection_reason, detected_lab, rejection_detail, rejection_evidence } = validation;
     return {

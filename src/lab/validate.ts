@@ -20,13 +20,18 @@ export type Validation =
 export interface ValidateOptions {
   /** Accept laboratories other than the supported vendors (parsed by the generic table parser). */
   anyLab?: boolean;
+  /** The layout before PHI redaction, for laboratory brand names only (vendor-detect.ts). */
+  unredacted?: DocumentLayout;
 }
 
 export function validateDocument(layout: DocumentLayout, options: ValidateOptions = {}): Validation {
   const lines = layout.pages.flatMap((page) => page.lines);
   const resultRows = countResultRows(lines);
   const headedRows = resultRows < MIN_RESULT_ROWS ? countHeadedRows(layout) : 0;
-  const { vendor, labName, signatures } = detectVendor(layout);
+  const { vendor, labName, signatures } = detectVendor(
+    layout,
+    options.unredacted ? { unredacted: options.unredacted } : {},
+  );
   const texts = lines.map((line) => line.text);
   const dates = texts.flatMap((text) => findDates(text));
   const dayFirst = dates.filter(isDayFirst).length;

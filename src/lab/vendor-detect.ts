@@ -42,14 +42,22 @@ const SIGNATURES: readonly Signature[] = [
   { vendor: 'labcorp', pattern: /^labcorp\s+[A-Z][a-z]+$/ },
 ];
 
-export function detectVendor(layout: DocumentLayout): VendorDetection {
+export interface DetectOptions {
+  /**
+   * The layout before PHI redaction, read only for the catalogue's brand names (strings of ours, never
+   * text of the document): a redactor takes "Dr Lal PathLabs" for a physician and blanks the brand.
+   */
+  unredacted?: DocumentLayout;
+}
+
+export function detectVendor(layout: DocumentLayout, opts: DetectOptions = {}): VendorDetection {
   const counts: Record<Vendor, number> = { quest: 0, labcorp: 0 };
   for (const page of layout.pages) {
     for (const vendor of signaturesOn(page)) counts[vendor] += 1;
   }
   const best = (Object.keys(counts) as Vendor[]).sort((a, b) => counts[b] - counts[a])[0];
   if (best && counts[best] > 0) return { vendor: best, labName: LAB_NAMES[best], signatures: counts };
-  return { vendor: null, labName: otherLabName(layout), signatures: counts };
+  return { vendor: null, labName: otherLabName(layout, opts.unredacted ?? layout), signatures: counts };
 }
 
 /** The vendors whose signature a page carries: on a portal printout, only the vendor's own copy does. */
@@ -132,7 +140,11 @@ const GENERIC_WORDS = new Set([
 const PERFORMING_LABEL =
   /^(performing\s+(lab(oratory)?|site|location)|performed\s+(by|at)|testing\s+lab(oratory)?)\s*:\s*/i;
 
-function otherLabName(layout: DocumentLayout): string | null {
+function otherLabName(layout: DocumentLayout, forCatalogue: DocumentLayout): string | null {
+  // A known brand printed on several lines (a footer on every page) names the laboratory; a letterhead
+  // cell or a performing-site line may name only one of its processing sites ("LPL-NATIONAL REFERENCE LAB").
+  const known = knownLabIn(forCatalogue);
+  if (known && known.lines >= BRAND_LINES) return known.name;
   const first = layout.pages[0];
   const fromLetterhead = first
     ? letterheadCells(first)
@@ -140,10 +152,6 @@ function otherLabName(layout: DocumentLayout): string | null {
         .find((name) => name !== null)
     : null;
   if (fromLetterhead) return fromLetterhead;
-  // A brand printed on several lines (a footer on every page) names the laboratory; a performing-site
-  // line may name only one of its processing sites.
-  const known = knownLabIn(layout);
-  if (known && known.lines >= BRAND_LINES) return known.name;
   for (const page of layout.pages) {
     for (const line of page.lines) {
       const named = performingLabIn(line.text);

@@ -130,3 +130,22 @@ describe('detectVendor from the whole document (logos are images)', () => {
     expect(detectVendor(layoutOf('Lab No.', 'Laboratory No', 'Patient Report')).labName).toBeNull();
   });
 });
+
+describe('a known brand printed on every page', () => {
+  const lines = [
+    'LPL-NATIONAL REFERENCE LAB',
+    ...Array.from({ length: 20 }, () => 'x'),
+    'NRL - Dr Lal PathLabs Ltd',
+    'Dr Lal PathLabs Ltd, Block E',
+  ];
+
+  it('names the laboratory ahead of a letterhead that names one of its processing sites', () => {
+    expect(detectVendor(layoutOf(...lines))).toMatchObject({ vendor: null, labName: 'Dr Lal PathLabs' });
+  });
+
+  it('is read before PHI redaction, which blanks "Dr Lal" as a physician: only the catalogue name comes out', () => {
+    const redacted = layoutOf(...lines.map((l) => l.replace('Dr Lal', '[redacted]')));
+    expect(detectVendor(redacted).labName).toBe('LPL-NATIONAL REFERENCE LAB');
+    expect(detectVendor(redacted, { unredacted: layoutOf(...lines) }).labName).toBe('Dr Lal PathLabs');
+  });
+});
