@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { blobKeys } from '../../src/blobs/blob-store.js';
 import { PRUNE_GRACE_MS, pruneBlobs } from '../../src/blobs/prune-blobs.js';
 import { openEngine } from '../../src/cli/engine.js';
+import type { Engine } from '../../src/engine/engine.js';
 import { submitLabFile } from '../../src/lab/job.js';
 import { submitReport } from '../../src/report/submit.js';
 import { parseReportRequest } from '../../src/schemas/report.js';
@@ -23,21 +24,27 @@ function reportRequest() {
 
 const server = postgresForSuite();
 
+/** A lab job and a report job (with its PDF kept) that have ended, and a lab job still queued. */
+async function endedAndLive(engine: Engine, home: string) {
+  const ended = await submitLabFile(engine, home, { pdf: PDF, filename: 'a.pdf', dedupe: false });
+  const live = await submitLabFile(engine, home, { pdf: PDF, filename: 'b.pdf', dedupe: false });
+  const endedReport = (await submitReport(engine, reportRequest(), { home })).job;
+  await engine.blobs.put(blobKeys.reportPdf(endedReport.id), PDF);
+  await engine.store.cancel(ended.id);
+  await engine.store.cancel(endedReport.id);
+  return { ended, live, endedReport };
+}
+
 describe.each(['sqlite', 'postgres'])('`jobs prune` and kept files (%s)', (kind) => {
   it('deletes the files of pruned jobs, keeps those of live jobs and anything younger than the grace', async () => {
     const home = tmpHome('assay-prune-blobs-');
     const store = kind === 'postgres' ? await server.createDatabase() : undefined;
     const engine = await openEngine({ home: home.dir, store });
     try {
-      const ended = await submitLabFile(engine, home.dir, { pdf: PDF, filename: 'a.pdf', dedupe: false });
-      const live = await submitLabFile(engine, home.dir, { pdf: PDF, filename: 'b.pdf', dedupe: false });
-      const endedReport = (await submitReport(engine, reportRequest(), { home: home.dir })).job;
+      const { ended, live, endedReport } = await endedAndLive(engine, home.dir);
       const liveReport = (await submitReport(engine, reportRequest(), { home: home.dir })).job;
       const refOf = (job: { payload: unknown }) => (job.payload as { credentialRef: string }).credentialRef;
       const [endedRef, liveRef] = [refOf(endedReport), refOf(liveReport)];
-      await engine.blobs.put(blobKeys.reportPdf(endedReport.id), PDF);
-      await engine.store.cancel(ended.id);
-      await engine.store.cancel(endedReport.id);
       const later = Date.now() + 10;
       await new Promise((r) => setTimeout(r, 20));
       expect(await engine.store.prune(later)).toBe(2);
@@ -61,12 +68,7 @@ describe.each(['sqlite', 'postgres'])('`jobs prune` and kept files (%s)', (kind)
     const store = kind === 'postgres' ? await server.createDatabase() : undefined;
     const engine = await openEngine({ home: home.dir, store });
     try {
-      const ended = await submitLabFile(engine, home.dir, { pdf: PDF, filename: 'a.pdf', dedupe: false });
-      const live = await submitLabFile(engine, home.dir, { pdf: PDF, filename: 'b.pdf', dedupe: false });
-      const endedReport = (await submitReport(engine, reportRequest(), { home: home.dir })).job;
-      await engine.blobs.put(blobKeys.reportPdf(endedReport.id), PDF);
-      await engine.store.cancel(ended.id);
-      await engine.store.cancel(endedReport.id);
+      const { ended, live, endedReport } = await endedAndLive(engine, home.dir);
       const later = Date.now() + 10;
       await new Promise((r) => setTimeout(r, 20));
       const afterGrace = Date.now() + PRUNE_GRACE_MS + 1_000;

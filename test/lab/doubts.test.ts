@@ -11,18 +11,11 @@ import { parseReport } from '../../src/lab/table/parse-report.js';
 import type { ParsedRow } from '../../src/lab/types.js';
 import { detectVendor } from '../../src/lab/vendor-detect.js';
 import { manifest, pdfBytes } from './fixture-files.js';
+import { parsedRow } from './support/parsed-row.js';
 
 const OCR = { repaired: false, confidence: 96 } as const;
 
-const row = (over: Partial<ParsedRow>): ParsedRow => ({
-  biomarker: 'GLUCOSE',
-  resultValue: '87',
-  resultUnit: 'mg/dL',
-  referenceRangeText: '65-99',
-  flag: null,
-  pageNumber: 1,
-  ...over,
-});
+const row = parsedRow;
 
 /** The codes of the row's doubts: warnings and errors only, as PanelResult.doubts carries them. */
 const doubts = (over: Partial<ParsedRow>): string[] =>

@@ -1,16 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { normalisePanels, normaliseRow, panelCodeFor } from '../../src/lab/normalise.js';
-import type { ParsedPanel, ParsedRow } from '../../src/lab/types.js';
+import type { ParsedPanel } from '../../src/lab/types.js';
+import { parsedRow } from './support/parsed-row.js';
 
-const row = (over: Partial<ParsedRow>): ParsedRow => ({
-  biomarker: 'GLUCOSE',
-  resultValue: '87',
-  resultUnit: 'mg/dL',
-  referenceRangeText: '65-99',
-  flag: null,
-  pageNumber: 1,
-  ...over,
-});
+const row = parsedRow;
 
 describe('panelCodeFor', () => {
   it.each([
