@@ -178,10 +178,8 @@ function lastMeasured(event: EventScore, domain: DomainScore): string {
   return newest ? formatWhen(newest.date, newest.age) : 'the previous visit';
 }
 
-/** An event for a reader: 'on 4 Jun 2025', or 'at age 49.6' when the request gives no dates. */
-function when(event: EventScore): string {
-  return event.event_date ? `${formatWhen(event.event_date, null)}` : `age ${formatAge(event.event_age)}`;
-}
+/** An event for a reader: '4 Jun 2025', or 'age 49.6' when the request gives no dates. */
+const when = (event: EventScore): string => formatWhen(event.event_date, event.event_age);
 
 /** What changed since the previous event, domain by domain, then the biomarkers behind it. */
 export function drawChangesPage(doc: Doc, model: ReportModel): void {

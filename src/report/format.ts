@@ -61,6 +61,11 @@ export function formatDate(iso: string): string {
   return `${date.getUTCDate()} ${months[date.getUTCMonth()]} ${date.getUTCFullYear()}`;
 }
 
+/** 2025-06-04 (or an ISO timestamp) -> Jun 2025. */
+export function formatMonth(iso: string): string {
+  return formatDate(iso).replace(/^\d+ /, '');
+}
+
 /** When a value was measured, for a reader: its date, or the age when the request gives no date. */
 export function formatWhen(date: string | null, age: number | null): string {
   if (date) return formatDate(`${date}T00:00:00Z`);

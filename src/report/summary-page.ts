@@ -1,7 +1,7 @@
 import { drawAgeHero } from './age-hero.js';
 import { preventRiskLine, preventRisks } from './cardiovascular-risks.js';
 import { domainNote, drawDomainCard } from './cards.js';
-import { formatAge, formatDate, formatWhen } from './format.js';
+import { formatAge, formatDate, formatMonth, formatWhen } from './format.js';
 import { type Box, type Doc, NOT_ADVICE } from './layout.js';
 import { missingLabel, type ReportModel } from './model.js';
 import { COLOR, CONTENT_WIDTH, FONT, PAGE, SIZE } from './theme.js';
@@ -124,7 +124,7 @@ export function eventsSpan(model: ReportModel): string {
   const first = model.events[0]?.event_date;
   const last = model.latest.event_date;
   if (!first || !last) return `${n} health event${n === 1 ? '' : 's'}`;
-  const month = (d: string) => formatDate(`${d}T00:00:00Z`).replace(/^\d+ /, '');
+  const month = (d: string) => formatMonth(`${d}T00:00:00Z`);
   if (n === 1) return `1 visit, ${formatWhen(last, null)}`;
   return month(first) === month(last)
     ? `${n} visits in ${month(last)}`

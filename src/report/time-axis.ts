@@ -1,4 +1,4 @@
-import { fixed, formatAge, formatDate } from './format.js';
+import { fixed, formatAge, formatDate, formatMonth } from './format.js';
 
 /** When a chart value was measured: the event's age (years) and, when the request gives one, its date. */
 export interface TimePoint {
@@ -41,7 +41,6 @@ const MONTH_STEPS = [1, 2, 3, 6, 12, 24, 60, 120];
 const AGE_STEPS = [0.1, 0.2, 0.5, 1, 2, 5, 10, 20];
 
 const dayNumber = (date: string) => Date.parse(`${date}T00:00:00Z`) / 86_400_000;
-const monthYear = (date: string) => formatDate(date).replace(/^\d+ /, '');
 const dayMonth = (date: string) => formatDate(date).replace(/ \d{4}$/, '');
 const yearOf = (date: string) => date.slice(0, 4);
 
@@ -50,9 +49,9 @@ export function dateSpan(times: TimePoint[]): { from: string; to: string } | nul
   const first = times[0]?.date;
   const last = times.at(-1)?.date;
   if (!first || !last) return null;
-  return monthYear(first) === monthYear(last)
+  return formatMonth(first) === formatMonth(last)
     ? { from: formatDate(first), to: formatDate(last) }
-    : { from: monthYear(first), to: monthYear(last) };
+    : { from: formatMonth(first), to: formatMonth(last) };
 }
 
 interface Layout {
@@ -80,7 +79,7 @@ function eventLabels(times: TimePoint[], xOf: (age: number) => number, layout: L
   const byDay = dated && Math.max(...days) - Math.min(...days) <= DAY_LABEL_SPAN_DAYS;
   const text = (t: TimePoint) => {
     if (!dated || !t.date) return `age ${formatAge(t.age)}`;
-    return byDay ? formatDate(t.date) : monthYear(t.date);
+    return byDay ? formatDate(t.date) : formatMonth(t.date);
   };
   const all: EventLabel[] = times.map((t) => ({ ...layout.place(xOf(t.age), text(t)), date: t.date }));
   const labels = all.filter((l, i) => i === 0 || l.text !== all[i - 1]?.text);
@@ -140,7 +139,7 @@ function calendarLabels(
   if (!lo || !hi) return null;
   for (const step of MONTH_STEPS) {
     const labels = monthTicks(lo, hi, step).map((iso) =>
-      layout.place(xOf(dayNumber(iso) / DAYS_PER_YEAR + offset), step < 12 ? monthYear(iso) : yearOf(iso)),
+      layout.place(xOf(dayNumber(iso) / DAYS_PER_YEAR + offset), step < 12 ? formatMonth(iso) : yearOf(iso)),
     );
     if (labels.length >= 2 && allFit(labels, layout)) return labels;
   }
