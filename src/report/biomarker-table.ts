@@ -13,7 +13,7 @@ const COLUMNS = [
   { title: 'Range', w: 64 },
   { title: 'Change', w: 60 },
 ] as const;
-const ROW_H = 30;
+const ROW_H = 29;
 
 function columnX(index: number): number {
   return PAGE.margin + COLUMNS.slice(0, index).reduce((sum, c) => sum + c.w, 0);
@@ -102,7 +102,7 @@ export function drawBiomarkerPages(doc: Doc, model: ReportModel): void {
   sectionTitle(
     doc,
     'Your biomarkers',
-    `The most recent value of each biomarker, in the units the models use; a value older than your latest visit shows its date, and (?) marks a value extraction doubted. The shaded zone is the optimal range where one is published, else the lab's own range; the hollow marker is your previous value.`,
+    `Each biomarker's most recent value in the units the models use, dated when older than your latest visit; (?) marks a doubted value. Shaded: the optimal range where published, else the lab's own; hollow marker: your previous value.`,
   );
   if (model.biomarkers.length === 0) {
     doc
@@ -120,15 +120,11 @@ export function drawBiomarkerPages(doc: Doc, model: ReportModel): void {
     }
     bodyRow(doc, row, i % 2 === 1);
   });
-  doc
-    .moveDown(0.6)
-    .font(FONT.italic)
-    .fontSize(SIZE.tiny)
-    .fillColor(COLOR.muted)
-    .text(
-      'Optimal ranges are published guideline cut-points (sources on the Methods page); where none is published, the range the lab printed is shown ("lab"), and none is invented. "pct" is the percentile of your value among people of your sex and age in NHANES.',
-      PAGE.margin,
-      doc.y,
-      { width: CONTENT_WIDTH },
-    );
+  const note =
+    'Optimal ranges are published guideline cut-points (sources on the Methods page); where none is published, the range the lab printed is shown ("lab"), and none is invented. "pct" is the percentile of your value among people of your sex and age in NHANES.';
+  doc.font(FONT.italic).fontSize(SIZE.tiny);
+  // A note that does not fit would spill onto a page of its own, without the running header.
+  if (spaceLeft(doc) < doc.heightOfString(note, { width: CONTENT_WIDTH }) + 8)
+    addPage(doc, model, 'Biomarkers (continued)');
+  doc.moveDown(0.6).fillColor(COLOR.muted).text(note, PAGE.margin, doc.y, { width: CONTENT_WIDTH });
 }
