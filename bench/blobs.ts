@@ -7,9 +7,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { BlobStore } from '../src/blobs/blob-store.js';
-import { FileBlobStore } from '../src/blobs/file-blob-store.js';
-import { PgBlobStore } from '../src/blobs/postgres-blob-store.js';
+import { FileBlobStore } from '../src/blobs/file.js';
+import { PgBlobStore } from '../src/blobs/postgres.js';
+import type { BlobStore } from '../src/blobs/store.js';
 import { startPostgres } from '../test/support/postgres-server.js';
 
 const RUNS = 5;

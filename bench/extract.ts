@@ -41,8 +41,8 @@ async function poolRates(
   threads: number,
 ): Promise<{ cold: number; warm: number }> {
   // Built, like the CLI: under tsx the threads would also parse pdf.js's source maps.
-  const { ThreadPool } = await importBuilt<typeof import('../src/lab/thread-pool.js')>(
-    'src/lab/thread-pool.js',
+  const { ThreadPool } = await importBuilt<typeof import('../src/lab/job/thread-pool.js')>(
+    'src/lab/job/thread-pool.js',
     'extract',
   );
   const pool = new ThreadPool(threads);

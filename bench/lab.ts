@@ -28,9 +28,9 @@ import { HELD_OUT_DEFAULT_SEED, heldOutFixtures } from '../fixtures/labs/gen/hel
 import { createRng, seedFor } from '../fixtures/labs/gen/rng.js';
 import { Engine } from '../src/engine/engine.js';
 import { JobRegistry } from '../src/engine/registry.js';
-import { labExtractKind, submitLabFile } from '../src/lab/job.js';
-import { runPipeline } from '../src/lab/pipeline.js';
-import { closeSharedThreadPool } from '../src/lab/thread-pool.js';
+import { labExtractKind, submitLabFile } from '../src/lab/job/kind.js';
+import { closeSharedThreadPool } from '../src/lab/job/thread-pool.js';
+import { runPipeline } from '../src/lab/pipeline/pipeline.js';
 import { expectedExtraction, manifest, pdfBytes } from '../test/lab/fixture-files.js';
 import { ocrBench } from './support/ocr-bench.js';
 import {

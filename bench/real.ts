@@ -78,7 +78,7 @@ interface Doc {
   truth: Truth;
 }
 
-/** What the CLI wrote to --out for one PDF: the lab status body (src/lab/status-body.ts). */
+/** What the CLI wrote to --out for one PDF: the lab status body (src/lab/job/status-body.ts). */
 interface StatusBody {
   status?: string;
   labName?: string | null;

@@ -3,8 +3,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { packageRoot } from '../src/paths.js';
-import { buildReportModel } from '../src/report/model.js';
-import { renderReport } from '../src/report/render.js';
+import { buildReportModel } from '../src/report/model/model.js';
+import { renderReport } from '../src/report/pdf/render.js';
 import { parseReportRequest } from '../src/schemas/report.js';
 
 /**

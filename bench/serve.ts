@@ -38,8 +38,8 @@ const { openDatabase } = await importBuilt<typeof import('../src/engine/sqlite/o
   'src/engine/sqlite/open-database.js',
   'serve',
 );
-const { ApiKeys } = await importBuilt<typeof import('../src/server/api-keys.js')>(
-  'src/server/api-keys.js',
+const { ApiKeys } = await importBuilt<typeof import('../src/keys/api-keys.js')>(
+  'src/keys/api-keys.js',
   'serve',
 );
 const { startServer } = await importBuilt<typeof import('../src/server/serve.js')>(

@@ -3,7 +3,7 @@ import { BaseCommand } from '../src/cli/base-command.js';
 import { formatsSee } from '../src/cli/help.js';
 import { readJsonFile } from '../src/cli/read-json.js';
 import { renderTable } from '../src/cli/table.js';
-import { preventRiskLine, preventRisks } from '../src/report/cardiovascular-risks.js';
+import { preventRiskLine, preventRisks } from '../src/report/pdf/cardiovascular-risks.js';
 import { parseReportRequest } from '../src/schemas/report.js';
 import { scoreRequest } from '../src/scoring/score-request.js';
 

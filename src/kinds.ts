@@ -1,12 +1,12 @@
-import type { BlobStore } from './blobs/blob-store.js';
+import type { BlobStore } from './blobs/store.js';
 import { demoKind } from './engine/demo.js';
 import { JobRegistry } from './engine/registry.js';
-import { labExtractKind } from './lab/job.js';
-import { labWebhookKind, webhookScheduleFromEnv } from './lab/webhook.js';
+import { type KeyStore, openKeyStore } from './keys/store.js';
+import { labWebhookKind, webhookScheduleFromEnv } from './lab/http/webhook.js';
+import { labExtractKind } from './lab/job/kind.js';
 import { deliveryKind } from './report/delivery/deliver-kind.js';
-import { renderInPool } from './report/render-pool.js';
-import { reportKinds } from './report/report-kind.js';
-import { type KeyStore, openKeyStore } from './server/key-store.js';
+import { reportKinds } from './report/job/kind.js';
+import { renderInPool } from './report/job/render-pool.js';
 
 /**
  * The composition root of job kinds: every kind any command or route can enqueue or run. Kinds that need

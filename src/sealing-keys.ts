@@ -5,10 +5,10 @@
  * mounted) to the others before they start.
  */
 import { homeKeySync, keysDir } from './home-secrets.js';
-import { dobKey } from './lab/job.js';
-import { signingKey } from './lab/presigned-upload.js';
-import { credentialKey, requestKey } from './report/files.js';
-import { SEAL_KEY_NAME } from './server/webhook-seal.js';
+import { SEAL_KEY_NAME } from './keys/webhook-seal.js';
+import { signingKey } from './lab/http/presigned-upload.js';
+import { dobKey } from './lab/job/kind.js';
+import { credentialKey, requestKey } from './report/job/files.js';
 
 /** Makes the keys that are missing (existing ones are kept); returns the folder. */
 export async function prepareSealingKeys(home: string): Promise<string> {

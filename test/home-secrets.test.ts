@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Engine } from '../src/engine/engine.js';
 import { homeKey, keysDir, openSealedJson, SealedValueError, sealJson } from '../src/home-secrets.js';
 import { createRegistry } from '../src/kinds.js';
-import { checkUploadUrl, createPendingUpload } from '../src/lab/presigned-upload.js';
+import { checkUploadUrl, createPendingUpload } from '../src/lab/http/presigned-upload.js';
 
 describe('home secrets', () => {
   const homes: string[] = [];

@@ -27,11 +27,11 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ocrAvailable, pageFromHocr } from '../../src/lab/ocr.js';
-import { planPageImages, writePageImage } from '../../src/lab/ocr-images.js';
-import { OcrTimeoutError, ocrPage } from '../../src/lab/ocr-page.js';
-import { type PipelineOutcome, runPipeline } from '../../src/lab/pipeline.js';
-import { ROW_DOUBT_CODES } from '../../src/lab/table/doubts.js';
+import { planPageImages, writePageImage } from '../../src/lab/pipeline/ocr/images.js';
+import { ocrAvailable, pageFromHocr } from '../../src/lab/pipeline/ocr/ocr.js';
+import { OcrTimeoutError, ocrPage } from '../../src/lab/pipeline/ocr/page.js';
+import { type PipelineOutcome, runPipeline } from '../../src/lab/pipeline/pipeline.js';
+import { ROW_DOUBT_CODES } from '../../src/lab/pipeline/table/doubts.js';
 import type { ExtractionCore, PanelResult } from '../../src/lab/types.js';
 import { pdfBytes } from '../../test/lab/fixture-files.js';
 import {

@@ -1,6 +1,6 @@
 /**
  * The identifiers a lab report prints about its patient, read from the PDF at run time so that none of
- * them is ever stored in the repo, and a count of where they turn up again. Independent of src/lab/phi.ts
+ * them is ever stored in the repo, and a count of where they turn up again. Independent of src/lab/pipeline/screen/phi.ts
  * on purpose: the PHI check should not share the blind spots of the code it checks.
  *
  * Reading is by label, on `pdftotext -layout` text: a value after its label on the same line ("DOB:
@@ -9,7 +9,7 @@
  * what this returns; only counts.
  */
 import { execa } from 'execa';
-import type { DocumentLayout } from '../../src/lab/pdf-text.js';
+import type { DocumentLayout } from '../../src/lab/pipeline/pdf/pdf-text.js';
 
 export type IdentifierCategory =
   | 'name'
@@ -227,10 +227,10 @@ export async function pdfLayoutText(path: string, bytes: Uint8Array): Promise<st
   } catch (error) {
     if ((error as { code?: string }).code !== 'ENOENT') throw error;
   }
-  const { extractLayout } = await import('../../src/lab/pdf-text.js');
+  const { extractLayout } = await import('../../src/lab/pipeline/pdf/pdf-text.js');
   const layout = await extractLayout(bytes);
   if (layout.hasTextLayer) return layoutText(layout);
-  const { ocrAvailable, ocrLayout } = await import('../../src/lab/ocr.js');
+  const { ocrAvailable, ocrLayout } = await import('../../src/lab/pipeline/ocr/ocr.js');
   return (await ocrAvailable()) ? layoutText(await ocrLayout(bytes, layout.pages.length)) : '';
 }
 

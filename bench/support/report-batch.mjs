@@ -12,9 +12,9 @@ const root = new URL('../../', import.meta.url);
 const load = (path) => import(new URL(`dist/src/${path}`, root).href);
 const { Engine } = await load('engine/engine.js');
 const { JobRegistry } = await load('engine/registry.js');
-const { RenderPool } = await load('report/render-pool.js');
-const { reportKinds } = await load('report/report-kind.js');
-const { submitReport } = await load('report/submit.js');
+const { RenderPool } = await load('report/job/render-pool.js');
+const { reportKinds } = await load('report/job/kind.js');
+const { submitReport } = await load('report/job/submit.js');
 const { parseReportRequest } = await load('schemas/report.js');
 
 const size = Number(process.argv[2] ?? 1000);

@@ -31,7 +31,7 @@ import { promisify } from 'node:util';
 import { collect, newDocument, PAGE } from '../../fixtures/labs/gen/draw.js';
 import { encodeGreyPng } from '../../fixtures/labs/gen/png.js';
 import { createRng, type Rng, seedFor } from '../../fixtures/labs/gen/rng.js';
-import { type GreyImage, readPnm } from '../../src/lab/ocr-clean.js';
+import { type GreyImage, readPnm } from '../../src/lab/pipeline/ocr/clean.js';
 import { expectedExtraction, manifest, pdfBytes } from '../../test/lab/fixture-files.js';
 import { type TruthRow, truthOf } from './score-extraction.js';
 

@@ -1,5 +1,5 @@
 import { Flags } from '@oclif/core';
-import { pruneBlobs } from '../../src/blobs/prune-blobs.js';
+import { pruneBlobs } from '../../src/blobs/prune.js';
 import { EngineCommand } from '../../src/cli/engine-command.js';
 import { pruneReviews } from '../../src/review/job-reviews.js';
 

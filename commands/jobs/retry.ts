@@ -1,7 +1,7 @@
 import { Args } from '@oclif/core';
 import { EngineCommand } from '../../src/cli/engine-command.js';
 import { type JobView, jobView } from '../../src/cli/job-view.js';
-import { refuseRetryWithoutUpload } from '../../src/lab/retry-check.js';
+import { refuseRetryWithoutUpload } from '../../src/lab/job/retry-check.js';
 
 export default class JobsRetry extends EngineCommand<typeof JobsRetry> {
   static override summary = 'Send a failed or cancelled job back to the queue with its attempts reset.';

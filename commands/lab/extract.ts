@@ -16,20 +16,20 @@ import {
   isPdf,
   markDone,
   summaryRow,
-} from '../../src/lab/batch-files.js';
-import { INTERRUPT_GRACE_MS, runBatch } from '../../src/lab/batch-run.js';
+} from '../../src/lab/batch/files.js';
+import { INTERRUPT_GRACE_MS, runBatch } from '../../src/lab/batch/run.js';
 import {
   batchSummary,
   type Interrupted,
   interruptedCounts,
   rejectionLines,
-} from '../../src/lab/batch-summary.js';
-import { checkDob, type LabSubmission, submitLabFile } from '../../src/lab/job.js';
+} from '../../src/lab/batch/summary.js';
+import { watchedFile, watchStableMs } from '../../src/lab/batch/watch-file.js';
+import { checkDob, type LabSubmission, submitLabFile } from '../../src/lab/job/kind.js';
+import { labStatusBody } from '../../src/lab/job/status-body.js';
+import { closeSharedThreadPool, sharedThreadPool } from '../../src/lab/job/thread-pool.js';
 import { type Format, parseFormats, render, writeOne } from '../../src/lab/output/formats.js';
 import { outputNames } from '../../src/lab/output/names.js';
-import { labStatusBody } from '../../src/lab/status-body.js';
-import { closeSharedThreadPool, sharedThreadPool } from '../../src/lab/thread-pool.js';
-import { watchedFile, watchStableMs } from '../../src/lab/watch-file.js';
 import { reviewedResult } from '../../src/review/job-reviews.js';
 
 export default class LabExtract extends EngineCommand<typeof LabExtract> {

@@ -2,8 +2,8 @@ import { Args, Flags } from '@oclif/core';
 import { EngineCommand } from '../../src/cli/engine-command.js';
 import { formatsSee } from '../../src/cli/help.js';
 import { NotFoundError } from '../../src/errors.js';
-import { LAB_EXTRACT } from '../../src/lab/job.js';
-import { type LabStatusBody, labStatusBody } from '../../src/lab/status-body.js';
+import { LAB_EXTRACT } from '../../src/lab/job/kind.js';
+import { type LabStatusBody, labStatusBody } from '../../src/lab/job/status-body.js';
 import { reviewedResult } from '../../src/review/job-reviews.js';
 
 export default class LabStatus extends EngineCommand<typeof LabStatus> {

@@ -12,9 +12,8 @@ import { onDeliveryFailure } from '../../src/delivery/http.js';
 import type { Engine } from '../../src/engine/engine.js';
 import { onShutdownSignal } from '../../src/engine/shutdown.js';
 import { EXIT, UsageError } from '../../src/errors.js';
-import { labStatusBody } from '../../src/lab/status-body.js';
-import { closeSharedThreadPool } from '../../src/lab/thread-pool.js';
-import { excludedValues, type ValueNote } from '../../src/report/excluded.js';
+import { labStatusBody } from '../../src/lab/job/status-body.js';
+import { closeSharedThreadPool } from '../../src/lab/job/thread-pool.js';
 import { emptyReportReasons } from '../../src/report/from-labs/empty.js';
 import type { Conflict, Unusable } from '../../src/report/from-labs/events.js';
 import { submitPdfs } from '../../src/report/from-labs/extract-pdfs.js';
@@ -28,9 +27,10 @@ import {
 import { buildLabRequest, type EventSummary, requestFileText } from '../../src/report/from-labs/request.js';
 import { snapshotEvent } from '../../src/report/from-labs/snapshot.js';
 import { conflictLines, unusableLines } from '../../src/report/from-labs/summary.js';
-import type { ReportJobResult } from '../../src/report/job.js';
-import { waitForReport } from '../../src/report/status.js';
-import { submitReport } from '../../src/report/submit.js';
+import type { ReportJobResult } from '../../src/report/job/payload.js';
+import { waitForReport } from '../../src/report/job/status.js';
+import { submitReport } from '../../src/report/job/submit.js';
+import { excludedValues, type ValueNote } from '../../src/report/model/excluded.js';
 import { reviewedResult } from '../../src/review/job-reviews.js';
 import {
   type FullReportRequest,

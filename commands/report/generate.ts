@@ -14,15 +14,15 @@ import { onShutdownSignal } from '../../src/engine/shutdown.js';
 import { EXIT, UsageError } from '../../src/errors.js';
 import { requestFileText } from '../../src/report/from-labs/request.js';
 import { conflictLines, unusableLines } from '../../src/report/from-labs/summary.js';
-import type { ReportJobResult } from '../../src/report/job.js';
+import type { ReportJobResult } from '../../src/report/job/payload.js';
 import {
   expandRequestPaths,
   loadRequestFile,
   type RequestFile,
   withoutDestinations,
-} from '../../src/report/request-file.js';
-import { waitForReport } from '../../src/report/status.js';
-import { submitReport } from '../../src/report/submit.js';
+} from '../../src/report/job/request-file.js';
+import { waitForReport } from '../../src/report/job/status.js';
+import { submitReport } from '../../src/report/job/submit.js';
 import type { ReportStatusRecord } from '../../src/schemas/report.js';
 
 interface GeneratedReport extends ReportStatusRecord {
@@ -192,7 +192,7 @@ export default class ReportGenerate extends EngineCommand<typeof ReportGenerate>
 
   private async watch(engine: Engine, dir: string): Promise<{ reports: GeneratedReport[] }> {
     // chokidar only for --watch: a one-off run does not pay for it.
-    const { watchRequests } = await import('../../src/report/watch.js');
+    const { watchRequests } = await import('../../src/report/job/watch.js');
     const watcher = watchRequests(engine, {
       dir,
       home: this.home,

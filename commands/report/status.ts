@@ -1,7 +1,7 @@
 import { Args } from '@oclif/core';
 import { EngineCommand } from '../../src/cli/engine-command.js';
 import { formatsSee } from '../../src/cli/help.js';
-import { requireReportStatus } from '../../src/report/status.js';
+import { requireReportStatus } from '../../src/report/job/status.js';
 import type { ReportStatusRecord } from '../../src/schemas/report.js';
 
 export default class ReportStatus extends EngineCommand<typeof ReportStatus> {

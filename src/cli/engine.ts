@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { openBlobStore } from '../blobs/open-blob-store.js';
+import { openBlobStore } from '../blobs/open.js';
 import { Engine } from '../engine/engine.js';
 import { openJobStore, type StoreTarget } from '../engine/open-store.js';
 import { createRegistry } from '../kinds.js';

@@ -5,7 +5,7 @@
  */
 import { Flags } from '@oclif/core';
 import { UsageError } from '../errors.js';
-import { checkDob } from '../lab/job.js';
+import { checkDob } from '../lab/job/kind.js';
 import { mergeProfile, type Person, readProfile, type Sex } from '../report/from-labs/person.js';
 import { checkVitals, type Vitals } from '../report/from-labs/vitals.js';
 import type { ReportProfile } from '../schemas/report.js';

@@ -1,7 +1,7 @@
 import { Listr, ListrLogger, ProcessOutput } from 'listr2';
 import { type Engine, isTerminal } from '../engine/engine.js';
 import type { JobRecord } from '../engine/types.js';
-import { onPages } from '../lab/progress.js';
+import { onPages } from '../lab/job/progress.js';
 
 /**
  * Wait for jobs, showing a listr2 list on stderr when it is a TTY (one row per job for small batches, one

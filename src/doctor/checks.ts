@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import { execa } from 'execa';
 import { AssayError } from '../errors.js';
 import { keysDir } from '../home-secrets.js';
-import { PAGE_CPU_BUDGET_MS, pageBudgetMs } from '../lab/ocr-page.js';
+import { PAGE_CPU_BUDGET_MS, pageBudgetMs } from '../lab/pipeline/ocr/page.js';
 import { packageRoot } from '../paths.js';
 import { bundledDataset, datasetVersion } from '../refdata/dataset.js';
 import { readSqliteMeta } from '../refdata/sqlite-backend.js';

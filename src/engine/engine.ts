@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { BlobStore } from '../blobs/blob-store.js';
-import { FileBlobStore } from '../blobs/file-blob-store.js';
+import { FileBlobStore } from '../blobs/file.js';
+import type { BlobStore } from '../blobs/store.js';
 import { NotFoundError } from '../errors.js';
 import type { JobRegistry } from './registry.js';
 import { SqliteStore } from './sqlite/sqlite-store.js';

@@ -3,7 +3,7 @@
  * BlobStore: the home's files on one box, PostgreSQL bytea for every node of a shared store. No table of
  * its own: the job row keeps the extracted result untouched, the blob the list of changes to it.
  */
-import type { BlobStore } from '../blobs/blob-store.js';
+import type { BlobStore } from '../blobs/store.js';
 import type { Engine } from '../engine/engine.js';
 import type { AnyResult, Revision } from './revisions.js';
 

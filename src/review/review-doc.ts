@@ -6,8 +6,8 @@
 import { basename } from 'node:path';
 import type { Engine } from '../engine/engine.js';
 import { NotFoundError, UsageError } from '../errors.js';
-import { LAB_EXTRACT } from '../lab/job.js';
-import { labStatusBody } from '../lab/status-body.js';
+import { LAB_EXTRACT } from '../lab/job/kind.js';
+import { labStatusBody } from '../lab/job/status-body.js';
 import { appendFileRevision, readFileRevisions, readResultFile, resultFilePaths } from './file-reviews.js';
 import { appendJobRevision, isJobId, readJobRevisions } from './job-reviews.js';
 import type { PdfSource } from './page-image.js';

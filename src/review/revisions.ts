@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { parseReferenceRange, resultTypeOf } from '../lab/ranges.js';
+import { parseReferenceRange, resultTypeOf } from '../lab/pipeline/results/ranges.js';
 import type { ExtractionCore, LabPanel, PanelResult } from '../lab/types.js';
 import { matchLoinc } from '../terminology/loinc-match.js';
 import { normaliseUnit } from '../terminology/ucum.js';

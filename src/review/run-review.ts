@@ -4,7 +4,7 @@
  */
 import type { Engine } from '../engine/engine.js';
 import { AssayError, EXIT } from '../errors.js';
-import { closeSharedThreadPool } from '../lab/thread-pool.js';
+import { closeSharedThreadPool } from '../lab/job/thread-pool.js';
 import { hasDisplay, openBrowser } from './browser.js';
 import { startLocalReview } from './local-server.js';
 import { openReviewDocs } from './open-inputs.js';

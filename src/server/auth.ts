@@ -4,9 +4,9 @@ import type {
   FastifyRequest,
   HookHandlerDoneFunction as HookDone,
 } from 'fastify';
-import type { ApiKey } from './api-keys.js';
+import type { ApiKey } from '../keys/api-keys.js';
+import type { KeyVerifier } from '../keys/verifier.js';
 import { HttpError } from './error-bodies.js';
-import type { KeyVerifier } from './key-verifier.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

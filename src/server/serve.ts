@@ -5,12 +5,12 @@ import type { Engine } from '../engine/engine.js';
 import { STATEMENT_BUSY_MS } from '../engine/sqlite/busy.js';
 import { openDatabase } from '../engine/sqlite/open-database.js';
 import { logStoreErrors } from '../engine/store-errors.js';
-import { LAB_WEBHOOK_KIND } from '../lab/webhook.js';
+import { openKeyStore } from '../keys/store.js';
+import { LAB_WEBHOOK_KIND } from '../lab/http/webhook.js';
+import { openLimitStore } from '../limits/store.js';
 import { DELIVERY_KIND } from '../report/delivery/payload.js';
 import { buildApp } from './app.js';
 import { AREAS } from './areas.js';
-import { openKeyStore } from './key-store.js';
-import { openLimitStore } from './limit-store.js';
 import { StoreHealth } from './store-health.js';
 
 /** Job kinds that only send HTTP requests: cheap in CPU, and run beside the heavy work, never behind it. */

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { BlobStore } from '../../src/blobs/blob-store.js';
+import type { BlobStore } from '../../src/blobs/store.js';
 
 /** A backing (a home, a database) and a way to open another instance of the store over it, as a node does. */
 export interface BlobBacking {

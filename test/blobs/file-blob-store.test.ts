@@ -1,7 +1,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FileBlobStore } from '../../src/blobs/file-blob-store.js';
+import { FileBlobStore } from '../../src/blobs/file.js';
 import { tmpHome } from '../engine/support/tmp-home.js';
 import { testBlobStore } from './blob-store-conformance.js';
 

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { CHUNK_BYTES, PgBlobStore } from '../../src/blobs/postgres-blob-store.js';
+import { CHUNK_BYTES, PgBlobStore } from '../../src/blobs/postgres.js';
 import { postgresForSuite } from '../support/postgres-suite.js';
 import { testBlobStore } from './blob-store-conformance.js';
 

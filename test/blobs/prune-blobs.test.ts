@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { blobKeys } from '../../src/blobs/blob-store.js';
-import { PRUNE_GRACE_MS, pruneBlobs } from '../../src/blobs/prune-blobs.js';
+import { PRUNE_GRACE_MS, pruneBlobs } from '../../src/blobs/prune.js';
+import { blobKeys } from '../../src/blobs/store.js';
 import { openEngine } from '../../src/cli/engine.js';
 import type { Engine } from '../../src/engine/engine.js';
-import { submitLabFile } from '../../src/lab/job.js';
-import { submitReport } from '../../src/report/submit.js';
+import { submitLabFile } from '../../src/lab/job/kind.js';
+import { submitReport } from '../../src/report/job/submit.js';
 import { parseReportRequest } from '../../src/schemas/report.js';
 import { tmpHome } from '../engine/support/tmp-home.js';
 import { fixtureJson } from '../report/support/fixtures.js';

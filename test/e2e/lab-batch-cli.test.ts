@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FIXTURE_DIR } from '../../fixtures/labs/generate.js';
-import type { LabStatusBody } from '../../src/lab/status-body.js';
+import type { LabStatusBody } from '../../src/lab/job/status-body.js';
 import { tmpHome } from '../engine/support/tmp-home.js';
 
 interface ExtractJson {

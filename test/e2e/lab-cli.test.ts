@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FIXTURE_DIR } from '../../fixtures/labs/generate.js';
-import type { LabStatusBody } from '../../src/lab/status-body.js';
+import type { LabStatusBody } from '../../src/lab/job/status-body.js';
 import { tmpHome } from '../engine/support/tmp-home.js';
 import { manifest, phiOf } from '../lab/fixture-files.js';
 import { assay, json } from './cli.js';

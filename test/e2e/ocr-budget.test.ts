@@ -6,8 +6,8 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { FIXTURE_DIR } from '../../fixtures/labs/generate.js';
-import { ocrAvailable } from '../../src/lab/ocr.js';
-import type { LabStatusBody } from '../../src/lab/status-body.js';
+import type { LabStatusBody } from '../../src/lab/job/status-body.js';
+import { ocrAvailable } from '../../src/lab/pipeline/ocr/ocr.js';
 import { tmpHome } from '../engine/support/tmp-home.js';
 import { manifest } from '../lab/fixture-files.js';
 import { assay, json } from './cli.js';

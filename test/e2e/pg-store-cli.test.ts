@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobView } from '../../src/cli/job-view.js';
-import { SERVER_KEY_CACHE_MS } from '../../src/server/api-keys.js';
+import { SERVER_KEY_CACHE_MS } from '../../src/keys/api-keys.js';
 import { tmpHome } from '../engine/support/tmp-home.js';
 import { type PgServer, startPostgres } from '../support/postgres-server.js';
 import { assay, json } from './cli.js';

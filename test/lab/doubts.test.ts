@@ -1,15 +1,19 @@
 /**
- * Row doubts (src/lab/table/doubts.ts, doubt-cells.ts, doubt-words.ts): each detector on synthetic rows,
+ * Row doubts (src/lab/pipeline/table/doubts.ts, doubt-cells.ts, doubt-words.ts): each detector on synthetic rows,
  * what it must catch and the clean shapes it must leave alone, and the committed text-layer fixtures,
  * which must come out (nearly) free of doubts.
  */
 import { describe, expect, it } from 'vitest';
-import { extractLayout } from '../../src/lab/pdf-text.js';
-import { isCutResultWord, isQualitativeRange, isResultWord } from '../../src/lab/table/doubt-words.js';
-import { ROW_DOUBT_CODES, rowDoubts } from '../../src/lab/table/doubts.js';
-import { parseReport } from '../../src/lab/table/parse-report.js';
+import { extractLayout } from '../../src/lab/pipeline/pdf/pdf-text.js';
+import { detectVendor } from '../../src/lab/pipeline/screen/vendor-detect.js';
+import {
+  isCutResultWord,
+  isQualitativeRange,
+  isResultWord,
+} from '../../src/lab/pipeline/table/doubt-words.js';
+import { ROW_DOUBT_CODES, rowDoubts } from '../../src/lab/pipeline/table/doubts.js';
+import { parseReport } from '../../src/lab/pipeline/table/parse-report.js';
 import type { ParsedRow } from '../../src/lab/types.js';
-import { detectVendor } from '../../src/lab/vendor-detect.js';
 import { manifest, pdfBytes } from './fixture-files.js';
 import { parsedRow } from './support/parsed-row.js';
 

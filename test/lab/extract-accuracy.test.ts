@@ -5,10 +5,10 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ExpectedExtraction, ExpectedResult } from '../../fixtures/labs/gen/expected.js';
-import { type ExtractedResults, extractResults } from '../../src/lab/extract-results.js';
-import { extractLayout } from '../../src/lab/pdf-text.js';
+import { extractLayout } from '../../src/lab/pipeline/pdf/pdf-text.js';
+import { type ExtractedResults, extractResults } from '../../src/lab/pipeline/results/extract-results.js';
+import { detectVendor } from '../../src/lab/pipeline/screen/vendor-detect.js';
 import type { PanelResult } from '../../src/lab/types.js';
-import { detectVendor } from '../../src/lab/vendor-detect.js';
 import { expectedExtraction, manifest, pdfBytes, phiOf } from './fixture-files.js';
 
 const SCORED_FIELDS = [

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { classifyLines, detectLanguage } from '../../src/lab/language.js';
-import { extractLayout } from '../../src/lab/pdf-text.js';
+import { extractLayout } from '../../src/lab/pipeline/pdf/pdf-text.js';
+import { classifyLines, detectLanguage } from '../../src/lab/pipeline/screen/language.js';
 import { manifest, pdfBytes } from './fixture-files.js';
 
 const readable = manifest().filter((e) => !['scanned-no-text', 'corrupt-truncated'].includes(e.name));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildLines, type TextItem } from '../../src/lab/layout.js';
+import { buildLines, type TextItem } from '../../src/lab/pipeline/pdf/layout.js';
 
 const item = (
   str: string,

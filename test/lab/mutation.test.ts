@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Engine } from '../../src/engine/engine.js';
 import { JobRegistry } from '../../src/engine/registry.js';
 import type { JobRecord } from '../../src/engine/types.js';
-import { labExtractKind, submitLabFile } from '../../src/lab/job.js';
-import { closeSharedThreadPool } from '../../src/lab/thread-pool.js';
+import { labExtractKind, submitLabFile } from '../../src/lab/job/kind.js';
+import { closeSharedThreadPool } from '../../src/lab/job/thread-pool.js';
 import { tmpHome } from '../engine/support/tmp-home.js';
 import { pdfBytes } from './fixture-files.js';
 

@@ -6,10 +6,10 @@
  */
 import PDFDocument from 'pdfkit';
 import { describe, expect, it } from 'vitest';
-import { NoResultsError } from '../../src/lab/errors.js';
-import { extractLayout } from '../../src/lab/pdf-text.js';
-import { runPipeline } from '../../src/lab/pipeline.js';
-import { isReadableText } from '../../src/lab/readable-text.js';
+import { NoResultsError } from '../../src/lab/pipeline/errors.js';
+import { extractLayout } from '../../src/lab/pipeline/pdf/pdf-text.js';
+import { runPipeline } from '../../src/lab/pipeline/pipeline.js';
+import { isReadableText } from '../../src/lab/pipeline/screen/readable-text.js';
 
 type Draw = (doc: PDFKit.PDFDocument) => void;
 

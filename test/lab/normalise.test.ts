@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalisePanels, normaliseRow, panelCodeFor } from '../../src/lab/normalise.js';
+import { normalisePanels, normaliseRow, panelCodeFor } from '../../src/lab/pipeline/results/normalise.js';
 import type { ParsedPanel } from '../../src/lab/types.js';
 import { parsedRow } from './support/parsed-row.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { despeckle, type GreyImage, readPnm, resize, writePgm } from '../../src/lab/ocr-clean.js';
+import { despeckle, type GreyImage, readPnm, resize, writePgm } from '../../src/lab/pipeline/ocr/clean.js';
 
 /** A 12x12 paper page with a 4-px-wide vertical stroke at x 4..7, a hole in it, and a speck apart. */
 function page(): GreyImage {

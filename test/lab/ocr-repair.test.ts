@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { repairOcrWord } from '../../src/lab/ocr-repair.js';
-import { rowDoubts } from '../../src/lab/table/doubts.js';
+import { repairOcrWord } from '../../src/lab/pipeline/ocr/repair.js';
+import { rowDoubts } from '../../src/lab/pipeline/table/doubts.js';
 import type { ParsedRow } from '../../src/lab/types.js';
 
 describe('repairOcrWord', () => {

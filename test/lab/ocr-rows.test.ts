@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { repairOcrRows } from '../../src/lab/ocr-rows.js';
+import { repairOcrRows } from '../../src/lab/pipeline/table/ocr-rows.js';
 import type { ParsedPanel, ParsedRow } from '../../src/lab/types.js';
 
 const row = (biomarker: string, ocr = true): ParsedRow => ({

@@ -10,7 +10,7 @@ import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CSV_COLUMNS, toCsv } from '../../src/lab/output/csv.js';
 import { LOINC, toFhirBundle, UCUM, US_CORE_LAB } from '../../src/lab/output/fhir.js';
-import { runPipeline } from '../../src/lab/pipeline.js';
+import { runPipeline } from '../../src/lab/pipeline/pipeline.js';
 import type { ExtractionCore } from '../../src/lab/types.js';
 import { pdfBytes, phiOf } from './fixture-files.js';
 

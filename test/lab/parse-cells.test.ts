@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { cellKind } from '../../src/lab/table/cell-kind.js';
-import { splitFlag } from '../../src/lab/table/flags.js';
-import { columnRole } from '../../src/lab/table/header.js';
-import { splitRangeAndUnit } from '../../src/lab/table/range-unit.js';
+import { cellKind } from '../../src/lab/pipeline/table/cell-kind.js';
+import { splitFlag } from '../../src/lab/pipeline/table/flags.js';
+import { columnRole } from '../../src/lab/pipeline/table/header.js';
+import { splitRangeAndUnit } from '../../src/lab/pipeline/table/range-unit.js';
 
 describe('splitFlag', () => {
   it.each([

@@ -5,8 +5,8 @@
  * a panel continued above the next page's header, and lines that look like results but are not read.
  */
 import { describe, expect, it } from 'vitest';
-import type { PageLayout } from '../../src/lab/pdf-text.js';
-import { parseReport } from '../../src/lab/table/parse-report.js';
+import type { PageLayout } from '../../src/lab/pipeline/pdf/pdf-text.js';
+import { parseReport } from '../../src/lab/pipeline/table/parse-report.js';
 import { doc, line, page, raised } from './support/hand-layout.js';
 
 const rowsOf = (report: ReturnType<typeof parseReport>) =>

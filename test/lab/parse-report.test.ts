@@ -3,7 +3,7 @@
  * scored in extract-accuracy.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { parseReport } from '../../src/lab/table/parse-report.js';
+import { parseReport } from '../../src/lab/pipeline/table/parse-report.js';
 import { type CellSpec, doc, line, page, raised, withoutItems } from './support/hand-layout.js';
 
 const QUEST_HEADER = line(

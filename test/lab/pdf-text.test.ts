@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidPdfError } from '../../src/lab/errors.js';
-import type { Line } from '../../src/lab/layout.js';
-import { extractLayout } from '../../src/lab/pdf-text.js';
+import { InvalidPdfError } from '../../src/lab/pipeline/errors.js';
+import type { Line } from '../../src/lab/pipeline/pdf/layout.js';
+import { extractLayout } from '../../src/lab/pipeline/pdf/pdf-text.js';
 import { expectedExtraction, fixture, manifest, pdfBytes, phiOf } from './fixture-files.js';
 
 const readable = manifest().filter((e) => e.pages !== null);

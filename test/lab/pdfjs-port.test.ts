@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { getDocument, OPEN_OPTIONS, restoredBuiltins, threadWorker } from '../../src/lab/pdfjs.js';
+import {
+  getDocument,
+  OPEN_OPTIONS,
+  restoredBuiltins,
+  threadWorker,
+} from '../../src/lab/pipeline/pdf/pdfjs.js';
 import { manifest, pdfBytes } from './fixture-files.js';
 
 /** Every page's text items, or the error's name: with pdf.js's own loopback port or with ours. */

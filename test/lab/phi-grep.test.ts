@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Engine } from '../../src/engine/engine.js';
 import { JobRegistry } from '../../src/engine/registry.js';
-import { labExtractKind, submitLabFile } from '../../src/lab/job.js';
-import { labStatusBody } from '../../src/lab/status-body.js';
-import { closeSharedThreadPool } from '../../src/lab/thread-pool.js';
+import { labExtractKind, submitLabFile } from '../../src/lab/job/kind.js';
+import { labStatusBody } from '../../src/lab/job/status-body.js';
+import { closeSharedThreadPool } from '../../src/lab/job/thread-pool.js';
 import { tmpHome } from '../engine/support/tmp-home.js';
 import { manifest, pdfBytes, phiOf } from './fixture-files.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type DocumentLayout, extractLayout } from '../../src/lab/pdf-text.js';
-import { detectPhi, REDACTED } from '../../src/lab/phi.js';
+import { type DocumentLayout, extractLayout } from '../../src/lab/pipeline/pdf/pdf-text.js';
+import { detectPhi, REDACTED } from '../../src/lab/pipeline/screen/phi.js';
 import { manifest, pdfBytes, phiOf } from './fixture-files.js';
 import { layoutOf as handLayout } from './support/layout-of.js';
 

@@ -4,12 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Engine } from '../../src/engine/engine.js';
 import { type JobContext, JobRegistry } from '../../src/engine/registry.js';
 import type { JobRecord } from '../../src/engine/types.js';
-import { LAB_EXTRACT, labExtractKind, submitLabFile } from '../../src/lab/job.js';
-import { ocrAvailable, pageFromHocr } from '../../src/lab/ocr.js';
-import { type PipelineStage, runPipeline } from '../../src/lab/pipeline.js';
-import { labStatusBody } from '../../src/lab/status-body.js';
-import { viewLines } from '../../src/lab/table/line-view.js';
-import { closeSharedThreadPool } from '../../src/lab/thread-pool.js';
+import { LAB_EXTRACT, labExtractKind, submitLabFile } from '../../src/lab/job/kind.js';
+import { labStatusBody } from '../../src/lab/job/status-body.js';
+import { closeSharedThreadPool } from '../../src/lab/job/thread-pool.js';
+import { ocrAvailable, pageFromHocr } from '../../src/lab/pipeline/ocr/ocr.js';
+import { type PipelineStage, runPipeline } from '../../src/lab/pipeline/pipeline.js';
+import { viewLines } from '../../src/lab/pipeline/table/line-view.js';
 import { tmpHome } from '../engine/support/tmp-home.js';
 import { expectedText, type manifest as Manifest, manifest, pdfBytes, phiOf } from './fixture-files.js';
 

@@ -6,8 +6,8 @@ import {
   createPendingUpload,
   expireStaleUploads,
   UPLOAD_URL_TTL_MS,
-} from '../../src/lab/presigned-upload.js';
-import { labStatusBody } from '../../src/lab/status-body.js';
+} from '../../src/lab/http/presigned-upload.js';
+import { labStatusBody } from '../../src/lab/job/status-body.js';
 import { tmpHome } from '../engine/support/tmp-home.js';
 
 describe('pre-signed uploads', () => {

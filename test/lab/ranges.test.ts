@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { isUnreadableRange, parseReferenceRange, resultTypeOf } from '../../src/lab/ranges.js';
+import {
+  isUnreadableRange,
+  parseReferenceRange,
+  resultTypeOf,
+} from '../../src/lab/pipeline/results/ranges.js';
 
 describe('parseReferenceRange', () => {
   it.each([

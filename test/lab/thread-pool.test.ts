@@ -1,6 +1,6 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ThreadPool, ThreadTaskError } from '../../src/lab/thread-pool.js';
+import { ThreadPool, ThreadTaskError } from '../../src/lab/job/thread-pool.js';
 import { pdfBytes } from './fixture-files.js';
 
 const BATCH = ['quest-annual-male', 'labcorp-annual-female', 'quest-cmp-lipid', 'labcorp-cbc-urinalysis'];

@@ -3,11 +3,11 @@
  * committed, never by a handler that may yet lose its job to another worker.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { blobKeys } from '../../src/blobs/blob-store.js';
+import { blobKeys } from '../../src/blobs/store.js';
 import { Engine } from '../../src/engine/engine.js';
 import { type JobKind, JobRegistry } from '../../src/engine/registry.js';
-import { labExtractKind, submitLabFile } from '../../src/lab/job.js';
-import { closeSharedThreadPool } from '../../src/lab/thread-pool.js';
+import { labExtractKind, submitLabFile } from '../../src/lab/job/kind.js';
+import { closeSharedThreadPool } from '../../src/lab/job/thread-pool.js';
 import { tmpHome } from '../engine/support/tmp-home.js';
 import { pdfBytes } from './fixture-files.js';
 

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { type DocumentLayout, extractLayout } from '../../src/lab/pdf-text.js';
-import { detectPhi } from '../../src/lab/phi.js';
+import { type DocumentLayout, extractLayout } from '../../src/lab/pipeline/pdf/pdf-text.js';
+import { detectPhi } from '../../src/lab/pipeline/screen/phi.js';
 import {
   collectionDates,
   findDates,
   isDayFirst,
   usDateToIso,
   validateDocument,
-} from '../../src/lab/validate.js';
+} from '../../src/lab/pipeline/screen/validate.js';
 import { expectedText, manifest, pdfBytes, phiOf } from './fixture-files.js';
 import { layoutOf as handLayout } from './support/layout-of.js';
 

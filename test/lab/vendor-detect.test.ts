@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { type DocumentLayout, extractLayout } from '../../src/lab/pdf-text.js';
+import { type DocumentLayout, extractLayout } from '../../src/lab/pipeline/pdf/pdf-text.js';
+import { detectVendor } from '../../src/lab/pipeline/screen/vendor-detect.js';
 import type { Vendor } from '../../src/lab/types.js';
-import { detectVendor } from '../../src/lab/vendor-detect.js';
 import { pdfBytes } from './fixture-files.js';
 import { layoutOf as handLayout } from './support/layout-of.js';
 

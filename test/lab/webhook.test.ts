@@ -8,10 +8,10 @@ import { allowPrivateTargets } from '../../src/delivery/target-guard.js';
 import { Engine } from '../../src/engine/engine.js';
 import { JobRegistry } from '../../src/engine/registry.js';
 import { openDatabase } from '../../src/engine/sqlite/open-database.js';
-import { LAB_EXTRACT, labExtractKind } from '../../src/lab/job.js';
-import { labWebhookJob, labWebhookKind } from '../../src/lab/webhook.js';
-import { ApiKeys } from '../../src/server/api-keys.js';
-import { SqliteKeyStore } from '../../src/server/sqlite-key-store.js';
+import { ApiKeys } from '../../src/keys/api-keys.js';
+import { SqliteKeyStore } from '../../src/keys/sqlite.js';
+import { labWebhookJob, labWebhookKind } from '../../src/lab/http/webhook.js';
+import { LAB_EXTRACT, labExtractKind } from '../../src/lab/job/kind.js';
 import { tmpHome } from '../engine/support/tmp-home.js';
 
 // The receivers here listen on 127.0.0.1, which deliveries refuse unless the process allows it.

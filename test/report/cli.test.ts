@@ -7,7 +7,7 @@ import ReportStatus from '../../commands/report/status.js';
 import Score from '../../commands/score.js';
 import { Engine } from '../../src/engine/engine.js';
 import { createRegistry } from '../../src/kinds.js';
-import { watchRequests } from '../../src/report/watch.js';
+import { watchRequests } from '../../src/report/job/watch.js';
 import { FIXTURE_DIR, fixtureJson, fixtureNames } from './support/fixtures.js';
 import { runCommand } from './support/run-command.js';
 

@@ -12,8 +12,8 @@ import { readJsonInput } from '../../src/report/from-labs/inputs.js';
 import type { Person } from '../../src/report/from-labs/person.js';
 import { buildLabRequest } from '../../src/report/from-labs/request.js';
 import { snapshotEvent } from '../../src/report/from-labs/snapshot.js';
-import { buildReportModel, domainOf, type ReportModel } from '../../src/report/model.js';
-import { renderReport } from '../../src/report/render.js';
+import { buildReportModel, domainOf, type ReportModel } from '../../src/report/model/model.js';
+import { renderReport } from '../../src/report/pdf/render.js';
 import type { FullReportRequest } from '../../src/schemas/report.js';
 import { pageTexts } from './support/pdf.js';
 import { runCommand } from './support/run-command.js';
@@ -243,8 +243,8 @@ describe('assay report from-labs on a history', () => {
 
 describe('doubt words', () => {
   it('has patient words for every doubt extraction can raise on a row', async () => {
-    const { ROW_DOUBT_CODES } = await import('../../src/lab/table/doubts.js');
-    const { doubtWords } = await import('../../src/report/excluded.js');
+    const { ROW_DOUBT_CODES } = await import('../../src/lab/pipeline/table/doubts.js');
+    const { doubtWords } = await import('../../src/report/model/excluded.js');
     for (const code of ROW_DOUBT_CODES) expect(doubtWords(code), code).not.toBe(code.replaceAll('_', ' '));
   });
 });

@@ -7,11 +7,16 @@ import { Engine } from '../../src/engine/engine.js';
 import { JobRegistry } from '../../src/engine/registry.js';
 import { deliveryKind } from '../../src/report/delivery/deliver-kind.js';
 import { DELIVERY_KIND } from '../../src/report/delivery/payload.js';
-import { pdfPath, reportDir } from '../../src/report/files.js';
-import { type RenderFn, renderInline } from '../../src/report/render-pool.js';
-import { reportKinds } from '../../src/report/report-kind.js';
-import { deliveryJobs, reportStatus, requireReportStatus, waitForReport } from '../../src/report/status.js';
-import { submitReport } from '../../src/report/submit.js';
+import { pdfPath, reportDir } from '../../src/report/job/files.js';
+import { reportKinds } from '../../src/report/job/kind.js';
+import { type RenderFn, renderInline } from '../../src/report/job/render-pool.js';
+import {
+  deliveryJobs,
+  reportStatus,
+  requireReportStatus,
+  waitForReport,
+} from '../../src/report/job/status.js';
+import { submitReport } from '../../src/report/job/submit.js';
 import { parseReportRequest, reportCallbackSchema } from '../../src/schemas/report.js';
 import { fixtureJson } from './support/fixtures.js';
 import { type Receiver, type Responder, startReceiver } from './support/receiver.js';

@@ -3,11 +3,17 @@ import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { preventRisks } from '../../src/report/cardiovascular-risks.js';
-import { formatAge, formatPercent, formatRatio, formatScore, formatValue } from '../../src/report/format.js';
-import { buildReportModel, domainOf, type ReportModel } from '../../src/report/model.js';
-import { renderReport } from '../../src/report/render.js';
-import { RenderPool } from '../../src/report/render-pool.js';
+import { RenderPool } from '../../src/report/job/render-pool.js';
+import { buildReportModel, domainOf, type ReportModel } from '../../src/report/model/model.js';
+import { preventRisks } from '../../src/report/pdf/cardiovascular-risks.js';
+import {
+  formatAge,
+  formatPercent,
+  formatRatio,
+  formatScore,
+  formatValue,
+} from '../../src/report/pdf/format.js';
+import { renderReport } from '../../src/report/pdf/render.js';
 import { fixtureJson, fixtureNames, fixtureRequest } from './support/fixtures.js';
 import { hasPdftoppm, pageTexts } from './support/pdf.js';
 

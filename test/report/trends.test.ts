@@ -1,8 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { formatValue } from '../../src/report/format.js';
-import { buildReportModel, domainOf, type ReportModel } from '../../src/report/model.js';
-import { renderReport } from '../../src/report/render.js';
-import { dateSpan, monthTicks, type TimeAxis, type TimePoint, timeAxis } from '../../src/report/time-axis.js';
+import { buildReportModel, domainOf, type ReportModel } from '../../src/report/model/model.js';
+import { formatValue } from '../../src/report/pdf/format.js';
+import { renderReport } from '../../src/report/pdf/render.js';
+import {
+  dateSpan,
+  monthTicks,
+  type TimeAxis,
+  type TimePoint,
+  timeAxis,
+} from '../../src/report/pdf/time-axis.js';
 import { parseReportRequest } from '../../src/schemas/report.js';
 import { fixtureJson } from './support/fixtures.js';
 import { pageTexts } from './support/pdf.js';

@@ -7,7 +7,7 @@ import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, KeyInput, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FileBlobStore } from '../../src/blobs/file-blob-store.js';
+import { FileBlobStore } from '../../src/blobs/file.js';
 import { reviewedResult } from '../../src/review/job-reviews.js';
 import { REVIEW_CSP } from '../../src/review/routes.js';
 import type { RunningServer } from '../../src/server/serve.js';

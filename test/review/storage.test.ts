@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FileBlobStore } from '../../src/blobs/file-blob-store.js';
+import { FileBlobStore } from '../../src/blobs/file.js';
 import { openEngine } from '../../src/cli/engine.js';
 import { UsageError } from '../../src/errors.js';
 import { appendFileRevision, readResultFile, resultFilePaths } from '../../src/review/file-reviews.js';

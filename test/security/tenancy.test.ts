@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEngine } from '../../src/cli/engine.js';
-import { submitLabFile } from '../../src/lab/job.js';
+import { submitLabFile } from '../../src/lab/job/kind.js';
 import type { RunningServer } from '../../src/server/serve.js';
 import { assay, json } from '../e2e/cli.js';
 import { tmpHome } from '../engine/support/tmp-home.js';

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SealedValueError } from '../../src/home-secrets.js';
-import { hashKey, MAX_KEY_LENGTH } from '../../src/server/key-material.js';
-import type { KeyStore } from '../../src/server/key-store.js';
-import { KeyVerifier } from '../../src/server/key-verifier.js';
+import { hashKey, MAX_KEY_LENGTH } from '../../src/keys/material.js';
+import type { KeyStore } from '../../src/keys/store.js';
+import { KeyVerifier } from '../../src/keys/verifier.js';
 
 /** One shared database (SQLite file or PostgreSQL) that several "nodes" open. */
 export interface KeyBackend {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { LimitStore } from '../../src/server/limit-store.js';
-import { RateLimiter } from '../../src/server/rate-limit.js';
+import { RateLimiter } from '../../src/limits/rate-limit.js';
+import type { LimitStore } from '../../src/limits/store.js';
 
 /** One shared database (SQLite file or PostgreSQL) that several "nodes" open. */
 export interface LimitBackend {

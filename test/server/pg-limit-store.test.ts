@@ -1,4 +1,4 @@
-import { PgLimitStore } from '../../src/server/postgres-limit-store.js';
+import { PgLimitStore } from '../../src/limits/postgres.js';
 import { postgresForSuite } from '../support/postgres-suite.js';
 import { testLimitStore } from './limit-store-conformance.js';
 

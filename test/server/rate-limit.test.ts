@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/engine/sqlite/open-database.js';
-import { RateLimiter } from '../../src/server/rate-limit.js';
-import { SqliteLimitStore } from '../../src/server/sqlite-limit-store.js';
+import { RateLimiter } from '../../src/limits/rate-limit.js';
+import { SqliteLimitStore } from '../../src/limits/sqlite.js';
 import { tmpHome } from '../engine/support/tmp-home.js';
 
 describe('RateLimiter', () => {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/engine/sqlite/open-database.js';
+import { ApiKeys } from '../../src/keys/api-keys.js';
 import { bundledDataset } from '../../src/refdata/dataset.js';
 import { RefdataStore } from '../../src/refdata/store.js';
 import { syncRefdata } from '../../src/refdata/sync.js';
@@ -14,7 +15,6 @@ import {
   predictorStatisticsResponseSchema,
   topDiseasePredictorsSchema,
 } from '../../src/schemas/refdata.js';
-import { ApiKeys } from '../../src/server/api-keys.js';
 import type { RunningServer } from '../../src/server/serve.js';
 import { tmpHome } from '../engine/support/tmp-home.js';
 import { startTestServer } from './support/test-server.js';

@@ -1,5 +1,5 @@
 import { openDatabase } from '../../src/engine/sqlite/open-database.js';
-import { SqliteKeyStore } from '../../src/server/sqlite-key-store.js';
+import { SqliteKeyStore } from '../../src/keys/sqlite.js';
 import { tmpHome } from '../engine/support/tmp-home.js';
 import { testKeyStore } from './key-store-conformance.js';
 

@@ -1,5 +1,5 @@
 import { openDatabase } from '../../src/engine/sqlite/open-database.js';
-import { SqliteLimitStore } from '../../src/server/sqlite-limit-store.js';
+import { SqliteLimitStore } from '../../src/limits/sqlite.js';
 import { tmpHome } from '../engine/support/tmp-home.js';
 import { testLimitStore } from './limit-store-conformance.js';
 

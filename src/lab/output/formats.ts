@@ -6,7 +6,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 import { UsageError } from '../../errors.js';
-import type { LabStatusBody } from '../status-body.js';
+import type { LabStatusBody } from '../job/status-body.js';
 import type { ExtractionCore } from '../types.js';
 import { toCsv } from './csv.js';
 import { toFhirBundle } from './fhir.js';

@@ -8,7 +8,7 @@ import {
   readCredential,
   readReportPdf,
   reportFiles,
-} from '../files.js';
+} from '../job/files.js';
 import { type CallbackTarget, callbackPutUrl, postCallback, putCallbackPdf } from './callback.js';
 import {
   DEFAULT_DELIVERY_ATTEMPTS,

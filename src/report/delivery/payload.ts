@@ -1,4 +1,4 @@
-import type { BlobStore } from '../../blobs/blob-store.js';
+import type { BlobStore } from '../../blobs/store.js';
 import type { BackoffPolicy } from '../../engine/backoff.js';
 import type { NewJob } from '../../engine/types.js';
 import type { ReportCallback } from '../../schemas/report.js';

@@ -1,8 +1,8 @@
 import { redactUrl } from '../../delivery/http.js';
 import type { JobRecord, NewJob } from '../../engine/types.js';
 import type { ReportCallback, ReportConfiguration } from '../../schemas/report.js';
-import { deleteCredential, type ReportFiles } from '../files.js';
-import type { ReportJobPayload } from '../job.js';
+import { deleteCredential, type ReportFiles } from '../job/files.js';
+import type { ReportJobPayload } from '../job/payload.js';
 import { type CallbackRef, DEFAULT_DELIVERY_ATTEMPTS, type DeliveryPayload, deliveryJob } from './payload.js';
 
 export interface ReportDeliveryContext {

@@ -4,7 +4,7 @@
  */
 import { inputLabel, inSentence } from '../../scoring/input-labels.js';
 import type { EventScore } from '../../scoring/types.js';
-import { DOMAIN_LABELS } from '../labels.js';
+import { DOMAIN_LABELS } from '../model/labels.js';
 
 /** The flag that supplies an input a lab report does not print. */
 const FLAG_FOR: Record<string, string> = {

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Engine } from '../../engine/engine.js';
 import type { JobRecord } from '../../engine/types.js';
-import { submitLabFile } from '../../lab/job.js';
+import { submitLabFile } from '../../lab/job/kind.js';
 
 /**
  * Each PDF as a lab.extract job, exactly as `lab extract` submits it. The date of birth goes in sealed (the

@@ -8,8 +8,8 @@ import { readdir, stat } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
 import { readJsonFile } from '../../cli/read-json.js';
 import { UsageError } from '../../errors.js';
+import type { LabStatusBody } from '../../lab/job/status-body.js';
 import { toFhirBundle } from '../../lab/output/fhir.js';
-import type { LabStatusBody } from '../../lab/status-body.js';
 import type { ExtractionCore } from '../../lab/types.js';
 import type { PredictorDoubt } from '../../scoring/types.js';
 import { isFhirBundle, type LabResult, resultsOfBundle } from './lab-results.js';
@@ -96,7 +96,7 @@ export function readExtraction(file: string, body: LabStatusBody, kind: 'pdf' | 
 
 /**
  * Each result's doubts in an extraction written before rows carried them: the warnings it raised. Flags name the biomarker and its page
- * (src/lab/table/doubts.ts), so a flag is matched to every row of that name on that page: when a name
+ * (src/lab/pipeline/table/doubts.ts), so a flag is matched to every row of that name on that page: when a name
  * repeats on a page, each of its rows carries the doubt rather than none.
  */
 function rowDoubts(core: ExtractionCore): PredictorDoubt[][] {

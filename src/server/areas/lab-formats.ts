@@ -5,9 +5,9 @@
  */
 import { Negotiator } from '@fastify/accept-negotiator';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ExtractionResults } from '../../lab/job/status-body.js';
 import { toCsv } from '../../lab/output/csv.js';
 import { toFhirBundle } from '../../lab/output/fhir.js';
-import type { ExtractionResults } from '../../lab/status-body.js';
 
 export const FHIR_JSON = 'application/fhir+json';
 export const CSV = 'text/csv';

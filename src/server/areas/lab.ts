@@ -1,15 +1,16 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { submitLabFile } from '../../lab/job.js';
 import {
   checkUploadUrl,
   completePendingUpload,
   createPendingUpload,
   expireStaleUploads,
-} from '../../lab/presigned-upload.js';
-import { type ExtractionResults, labStatusBody } from '../../lab/status-body.js';
-import { storedUploadName } from '../../lab/upload-name.js';
-import type { WebhookTarget } from '../../lab/webhook.js';
+} from '../../lab/http/presigned-upload.js';
+import { storedUploadName } from '../../lab/http/upload-name.js';
+import type { WebhookTarget } from '../../lab/http/webhook.js';
+import { submitLabFile } from '../../lab/job/kind.js';
+import { type ExtractionResults, labStatusBody } from '../../lab/job/status-body.js';
+import { limitsFromEnv } from '../../limits/rules.js';
 import { reviewedResult } from '../../review/job-reviews.js';
 import { formatPath } from '../../schemas/errors.js';
 import {
@@ -21,7 +22,6 @@ import {
 } from '../../schemas/lab.js';
 import type { Area, AreaDeps } from '../app.js';
 import { HttpError, notFound } from '../error-bodies.js';
-import { limitsFromEnv } from '../limits.js';
 import { checkTargetUrl } from '../target-policy.js';
 import { UnknownJobs } from '../unknown-jobs.js';
 import { answerIn, CSV, FHIR_JSON } from './lab-formats.js';

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { limitsFromEnv } from '../../limits/rules.js';
 import { openRefdataStore } from '../../refdata/open-store.js';
 import { rangeSex, SEX_WORDS } from '../../refdata/range-filter.js';
 import type { Answer } from '../../refdata/store.js';
@@ -15,7 +16,6 @@ import {
 import type { Area, AreaDeps } from '../app.js';
 import { HttpError } from '../error-bodies.js';
 import { JSON_TYPE, JsonAnswers } from '../json-answers.js';
-import { limitsFromEnv } from '../limits.js';
 
 const labRangesQuery = z.object({
   sex: z.string().max(20).optional().describe(SEX_WORDS),

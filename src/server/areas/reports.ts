@@ -1,9 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { blobKeys } from '../../blobs/blob-store.js';
+import { blobKeys } from '../../blobs/store.js';
 import { TERMINAL_STATES } from '../../engine/types.js';
-import { isReportKind, type ReportJobResult } from '../../report/job.js';
-import { reportStatus } from '../../report/status.js';
-import { acknowledgement, submitReport } from '../../report/submit.js';
+import { isReportKind, type ReportJobResult } from '../../report/job/payload.js';
+import { reportStatus } from '../../report/job/status.js';
+import { acknowledgement, submitReport } from '../../report/job/submit.js';
 import { detailErrorSchema, SchemaValidationError } from '../../schemas/errors.js';
 import {
   condensedReportApiSchema,
@@ -136,7 +136,7 @@ export const reportsArea: Area = {
     });
 
     // The PDF the report job rendered, read from the blob store where the job keeps it for its deliveries
-    // (src/report/files.ts). The lookup is the status route's: another key's job is not found.
+    // (src/report/job/files.ts). The lookup is the status route's: another key's job is not found.
     app.get('/health-score/report/:job_id/pdf', async (req, reply) => {
       const { job_id } = req.params as { job_id: string };
       const owner = req.apiKey?.id ?? null;

@@ -1,5 +1,5 @@
-import { buildLines, type TextItem } from '../../../src/lab/layout.js';
-import type { DocumentLayout, PageLayout } from '../../../src/lab/pdf-text.js';
+import { buildLines, type TextItem } from '../../../src/lab/pipeline/pdf/layout.js';
+import type { DocumentLayout, PageLayout } from '../../../src/lab/pipeline/pdf/pdf-text.js';
 
 /** Cells of one line: [x, text] or [x, text, fontSize]. */
 export type CellSpec = [number, string] | [number, string, number];

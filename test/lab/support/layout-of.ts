@@ -1,5 +1,5 @@
-import { buildLines, type TextItem } from '../../../src/lab/layout.js';
-import type { DocumentLayout } from '../../../src/lab/pdf-text.js';
+import { buildLines, type TextItem } from '../../../src/lab/pipeline/pdf/layout.js';
+import type { DocumentLayout } from '../../../src/lab/pipeline/pdf/pdf-text.js';
 
 /**
  * A one-page layout made by hand: each row is a line of cells, rows 12 pt apart from y = 40 down, cells

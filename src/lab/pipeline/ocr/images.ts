@@ -1,0 +1,124 @@
+/**
+ * The page images OCR reads. A scan printed to PDF embeds one image per page: that image, at the
+ * resolution it was made at, is the best copy there is, so it is taken out as it is (`pdfimages`),
+ * cleaned of specks and enlarged to 300 dpi if coarser (ocr-clean.ts); rasterising it would resample it
+ * before the specks could be told from the print. Pages that are not one embedded image (text on a scan,
+ * vector drawings) are rasterised page by page (`pdftoppm`), so pages can be read in parallel.
+ */
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { despeckle, readPnm, resize, writePgm } from './clean.js';
+
+export interface PageImage {
+  pageNumber: number;
+  /** Image file name in the working folder. */
+  file: string;
+  /** Resolution of the image, for converting pixel boxes to PDF points. */
+  dpi: number;
+}
+
+/** The image written for tesseract, and its resolution (enlarging changes it). */
+export interface WrittenImage {
+  file: string;
+  dpi: number;
+}
+
+/** Rasterising resolution: tesseract reads 300 dpi text reliably. */
+export const RASTER_DPI = 300;
+/** Embedded images coarser than this are rasterised instead: too few pixels to clean or enlarge. */
+const MIN_NATIVE_DPI = 100;
+/** Embedded images coarser than this, if they cannot be cleaned and enlarged, are rasterised instead. */
+const MIN_AS_IS_DPI = 200;
+/** Cleaned images coarser than this are enlarged to RASTER_DPI. */
+const ENLARGE_BELOW_DPI = 0.9 * RASTER_DPI;
+const TOOL_TIMEOUT_MS = 60_000;
+
+interface EmbeddedImage {
+  page: number;
+  dpi: number;
+}
+
+/** How each page will be imaged: its one embedded image, or a rasterisation. */
+export async function planPageImages(
+  dir: string,
+  pageCount: number,
+  signal?: AbortSignal,
+): Promise<PageImage[]> {
+  const embedded = await listImages(dir, signal);
+  return Array.from({ length: pageCount }, (_, i) => {
+    const pageNumber = i + 1;
+    const onPage = embedded.filter((image) => image.page === pageNumber);
+    const native = onPage.length === 1 && (onPage[0]?.dpi ?? 0) >= MIN_NATIVE_DPI ? onPage[0] : undefined;
+    return native
+      ? { pageNumber, file: `native-${pageNumber}`, dpi: Math.round(native.dpi) }
+      : { pageNumber, file: `raster-${pageNumber}`, dpi: RASTER_DPI };
+  });
+}
+
+/**
+ * Writes the page's image into `dir`; returns the file written and its resolution. Images are written
+ * uncompressed (PNM): compressing a noisy page to PNG took pdftoppm 10-20 s, far longer than reading it,
+ * and tesseract reads PNM as it reads PNG.
+ */
+export async function writePageImage(
+  dir: string,
+  image: PageImage,
+  signal?: AbortSignal,
+): Promise<WrittenImage> {
+  const page = String(image.pageNumber);
+  const opts = { cwd: dir, timeout: TOOL_TIMEOUT_MS, cancelSignal: signal };
+  if (image.file.startsWith('native-')) {
+    await execa('pdfimages', ['-f', page, '-l', page, 'input.pdf', image.file], opts);
+    const written = (await readdir(dir)).find((f) => f.startsWith(`${image.file}-000.`));
+    const cleaned = written ? await cleanImage(dir, written, image.dpi) : null;
+    if (cleaned) return cleaned;
+    if (written && image.dpi >= MIN_AS_IS_DPI) return { file: written, dpi: image.dpi };
+  }
+  const args = [
+    '-r',
+    String(image.dpi),
+    '-gray',
+    '-f',
+    page,
+    '-l',
+    page,
+    '-singlefile',
+    'input.pdf',
+    image.file,
+  ];
+  await execa('pdftoppm', args, opts);
+  return { file: `${image.file}.pgm`, dpi: RASTER_DPI };
+}
+
+/** The embedded image despeckled and, if coarse, enlarged; null for a format read as it is. */
+async function cleanImage(dir: string, file: string, dpi: number): Promise<WrittenImage | null> {
+  const grey = readPnm(await readFile(join(dir, file)));
+  if (!grey) return null;
+  const clean = despeckle(grey);
+  const enlarge = dpi < ENLARGE_BELOW_DPI;
+  const out = enlarge ? resize(clean, RASTER_DPI / dpi) : clean;
+  const cleanFile = `${file.replace(/\.\w+$/, '')}-clean.pgm`;
+  await writeFile(join(dir, cleanFile), writePgm(out), { mode: 0o600 });
+  return { file: cleanFile, dpi: enlarge ? RASTER_DPI : dpi };
+}
+
+/** `pdfimages -list`: one row per image with its page and x/y resolution. */
+async function listImages(dir: string, signal?: AbortSignal): Promise<EmbeddedImage[]> {
+  try {
+    const { stdout } = await execa('pdfimages', ['-list', 'input.pdf'], {
+      cwd: dir,
+      timeout: TOOL_TIMEOUT_MS,
+      cancelSignal: signal,
+    });
+    return stdout
+      .split('\n')
+      .slice(2)
+      .map((row) => row.trim().split(/\s+/))
+      .filter((cols) => cols.length >= 14 && cols[2] === 'image')
+      .map((cols) => ({ page: Number(cols[0]), dpi: Math.min(Number(cols[12]), Number(cols[13])) }));
+  } catch {
+    // No pdfimages (older poppler), or a PDF it cannot list: rasterise every page.
+    return [];
+  }
+}

@@ -1,0 +1,376 @@
+/**
+ * OCR fallback for PDFs without a text layer (scans): each page's image, cleaned of specks and enlarged
+ * if coarse (ocr-images.ts, ocr-clean.ts), read by tesseract within a budget (ocr-page.ts), words with
+ * positions from its hOCR (ocr-hocr.ts), and the same DocumentLayout the text layer gives, so every later
+ * stage (the table reader included) works unchanged; rows read so are put right against the catalogues
+ * afterwards (ocr-rows.ts). Both tools are optional system packages; without them a scan fails with
+ * `no_text_layer` and a message that says what to install.
+ *
+ * The page images hold everything the document prints, PHI included, so they live in a private temporary
+ * folder that is removed whatever happens.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { AssayError, EXIT } from '../../../errors.js';
+import { buildLines, round, type TextItem } from '../pdf/layout.js';
+import type { DocumentLayout, PageLayout } from '../pdf/pdf-text.js';
+import { QUALITATIVE } from '../table/cell-kind.js';
+import { type Box, type HocrChar, type HocrLine, type HocrWord, parseHocr } from './hocr.js';
+import { planPageImages, RASTER_DPI, writePageImage } from './images.js';
+import { OcrTimeoutError, ocrPage } from './page.js';
+import { repairOcrWord } from './repair.js';
+
+export class NoTextLayerError extends AssayError {
+  constructor(detail = 'OCR is not available on this machine', what = 'has no text layer (a scan)') {
+    super('no_text_layer', `The PDF ${what} and ${detail}.`, {
+      exitCode: EXIT.jobFailed,
+      suggestions: [
+        'Install poppler-utils (pdftoppm) and tesseract-ocr so scans can be OCRed, then submit it again.',
+      ],
+    });
+  }
+}
+
+/** Words tesseract is less sure of than this (0-100) are dropped as noise. */
+const MIN_CONFIDENCE = 30;
+
+let available: Promise<boolean> | undefined;
+
+/** Whether pdftoppm and tesseract both run here; asked once per process. */
+export function ocrAvailable(): Promise<boolean> {
+  available ??= Promise.all([runs('pdftoppm', ['-v']), runs('tesseract', ['--version'])]).then(
+    ([a, b]) => a && b,
+  );
+  return available;
+}
+
+async function runs(command: string, args: string[]): Promise<boolean> {
+  try {
+    await execa(command, args, { timeout: 10_000, stdio: 'ignore' });
+    return true;
+  } catch (error) {
+    // pdftoppm -v exits non-zero on some poppler versions; only a missing binary means "not available".
+    return (error as { code?: string }).code !== 'ENOENT';
+  }
+}
+
+/** What is wrong with the text layer, for the error a failed OCR gives. */
+export type OcrReason = 'no_text_layer' | 'unreadable_text';
+
+const WHAT: Record<OcrReason, string> = {
+  no_text_layer: 'has no text layer (a scan)',
+  unreadable_text: 'has a text layer that cannot be read (fonts without a character map)',
+};
+
+export interface OcrOptions {
+  signal?: AbortSignal;
+  reason?: OcrReason;
+  /** Called as each page is read, for progress on long scans. */
+  onPage?: (done: number, total: number) => void;
+}
+
+/**
+ * Reads every page's image, as many pages at a time as the machine has cores (each tesseract runs one
+ * thread), and builds the layout the text layer would have given.
+ */
+export async function ocrLayout(
+  pdf: Uint8Array,
+  pageCount: number,
+  opts: OcrOptions = {},
+): Promise<DocumentLayout> {
+  const { signal, reason = 'no_text_layer' } = opts;
+  if (!(await ocrAvailable())) throw new NoTextLayerError(undefined, WHAT[reason]);
+  const dir = await mkdtemp(join(tmpdir(), 'assay-ocr-'));
+  try {
+    await writeFile(join(dir, 'input.pdf'), pdf, { mode: 0o600 });
+    const images = await planPageImages(dir, pageCount, signal);
+    let done = 0;
+    const pages = await mapLimited(images, availableParallelism(), async (image) => {
+      const written = await writePageImage(dir, image, signal);
+      const hocr = await ocrPage(dir, written.file, image.pageNumber, written.dpi, signal);
+      opts.onPage?.(++done, images.length);
+      return pageFromHocr(hocr, image.pageNumber, written.dpi);
+    });
+    return { pages, hasTextLayer: pages.some((page) => page.items.length > 0) };
+  } catch (error) {
+    if (error instanceof NoTextLayerError || error instanceof OcrTimeoutError) throw error;
+    signal?.throwIfAborted();
+    // Tool output can quote the document; only say which step failed.
+    throw new NoTextLayerError('OCR of it failed', WHAT[reason]);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Maps with at most `limit` calls in flight, keeping the input order in the result. */
+async function mapLimited<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, lane));
+  return results;
+}
+
+/**
+ * A page of tesseract's hOCR (ocr-hocr.ts) as text items in PDF points, the baseline of each at its
+ * line's, straightened. A word's confidence is its least sure character's. Small marks raised above a
+ * line's baseline are split from the word they are glued to and kept as raised items, as the text layer
+ * keeps Labcorp's footnote marks apart from the names they follow.
+ */
+export function pageFromHocr(hocr: string, pageNumber: number, dpi = RASTER_DPI): PageLayout {
+  const scale = 72 / dpi;
+  const parsed = parseHocr(hocr);
+  const body = median(parsed.lines.filter((l) => l.words.length >= 2).map((l) => l.size));
+  const words: OcrWord[] = [];
+  parsed.lines.forEach((line, n) => {
+    const size = body !== null && Math.abs(line.size - body) <= SAME_SIZE * body ? body : line.size;
+    line.words.forEach((word, w) => {
+      const afterName = continuesName(line.words[w - 1], word, line);
+      for (const part of splitRaised(word, line, afterName).flatMap((p) => splitFlagLetter(p, line))) {
+        const text = withoutRules(
+          part.chars
+            .map((c) => c.text)
+            .join('')
+            .trim(),
+        );
+        const conf = Math.min(...part.chars.map((c) => c.conf));
+        if (text === '' || conf < MIN_CONFIDENCE || (!part.raised && isSpeck(text))) continue;
+        const box = boxOf(part.chars);
+        const [left, top] = [box.left, box.top];
+        const [w, h] = [box.right - box.left, box.bottom - box.top];
+        words.push({ text, line: String(n), left, top, w, h, conf, size, raised: part.raised });
+      }
+    });
+  });
+  const straight = straighten(words, parsed.width, parsed.height);
+  const items: TextItem[] = words.map((word, i) => {
+    const repair = word.raised ? { text: word.text, repaired: false } : repairOcrWord(word.text);
+    return {
+      str: repair.text,
+      confidence: Math.round(word.conf),
+      ...(repair.repaired ? { repaired: true } : {}),
+      ...(word.raised ? { raised: true } : {}),
+      x: round((straight.x[i] ?? word.left) * scale),
+      y: round((straight.baseline[i] ?? word.top + word.h) * scale),
+      width: round(word.w * scale),
+      height: round(word.h * scale),
+      fontSize: round((word.raised ? word.h / RAISED_HEIGHT : word.size) * scale),
+    };
+  });
+  return {
+    pageNumber,
+    width: round(parsed.width * scale),
+    height: round(parsed.height * scale),
+    items,
+    lines: buildLines(items),
+  };
+}
+
+/** Lines whose font size is within this fraction of the page's body size are set in it. */
+const SAME_SIZE = 0.12;
+/** A raised mark is smaller than this fraction of its line's font size ... */
+const RAISED_HEIGHT = 0.62;
+/** ... and its bottom sits at least this fraction of the font size above the baseline. */
+const RAISED_LIFT = 0.12;
+/** Dashes, comparators and the like sit above the baseline by nature; they are no marks. */
+const NEVER_RAISED = /^[-\u2010-\u2015=~+.,<>\u2264\u2265]$/u;
+
+interface Part {
+  chars: HocrChar[];
+  raised: boolean;
+}
+
+/**
+ * A word as printed and the raised mark at its end, if it has one. A mark is split from a name (two
+ * letters or more, no digit: "Glucose" + "01"), never from a number or unit ("1.73m2"); a word raised
+ * whole is a mark on its own; raised quotes and specks at either end of any word are dropped.
+ */
+function splitRaised(word: HocrWord, line: HocrLine, afterName: boolean): Part[] {
+  const raised = word.chars.map((c) => isRaisedChar(c, line));
+  // "4." for a mark "01": a full stop or dash sits high or low by nature, so it decides nothing.
+  const whole = word.chars.every((c, i) => raised[i] || NEVER_RAISED.test(c.text));
+  if (whole && raised.some(Boolean)) return [{ chars: word.chars, raised: true }];
+  let end = word.chars.length;
+  while (end > 0 && raised[end - 1]) end--;
+  let start = 0;
+  while (start < end && raised[start] && !isAlnum(word.chars[start] as HocrChar)) start++;
+  const kept = word.chars.slice(start, end);
+  const tail = word.chars.slice(end);
+  const parts: Part[] = [{ chars: kept, raised: false }];
+  if (tail.length === 0) return parts;
+  const keptText = kept.map((c) => c.text).join('');
+  const isName = (keptText.match(/\p{L}/gu) ?? []).length >= 2 && !/[\d/]/.test(keptText);
+  // "Beta-amyloid 42" + "5%": a name's number, a word apart from the name, carries marks as the name would.
+  const isNameNumber = afterName && /^\d{1,3}$/.test(keptText);
+  if (isName || isNameNumber) parts.push({ chars: tail, raised: true });
+  else if (tail.some(isAlnum)) parts[0] = { chars: word.chars.slice(start), raised: false };
+  return parts;
+}
+
+/** Words of one name are at most this many font sizes apart. */
+const NAME_GAP = 0.6;
+
+/** The word follows a word of letters at a space's distance: it is part of the same name. */
+function continuesName(previous: HocrWord | undefined, word: HocrWord, line: HocrLine): boolean {
+  const last = previous?.chars.at(-1);
+  const first = word.chars[0];
+  if (!previous || !last || !first || !/\p{L}{2}/u.test(previous.chars.map((c) => c.text).join('')))
+    return false;
+  return /\p{L}/u.test(last.text) && first.box.left - last.box.right <= NAME_GAP * line.size;
+}
+
+/** A space is at least this fraction of the font size; letters of a word sit closer. */
+const SPACE_GAP = 0.22;
+/** Quest's flags, printed a space after the value in the out-of-range column. */
+const FLAG_LETTER = /^[HLA]$/;
+const NUMBER_LIKE = /^[<>]?[\d.,+-]*\d[\d.,+-]*$/;
+
+/**
+ * A value and its flag read as one word ("120H", "HAZYA", "1+A"): tesseract drops the space when the
+ * flag sits close. Split where a space's gap separates a last H, L or A from a number or a word result;
+ * "NORMAL" keeps its L, set at a letter's distance.
+ */
+function splitFlagLetter(part: Part, line: HocrLine): Part[] {
+  const { chars } = part;
+  const last = chars.at(-1);
+  const before = chars.at(-2);
+  if (part.raised || !last || !before || !FLAG_LETTER.test(last.text)) return [part];
+  if (last.box.left - before.box.right < SPACE_GAP * line.size) return [part];
+  const value = chars
+    .slice(0, -1)
+    .map((c) => c.text)
+    .join('');
+  if (!NUMBER_LIKE.test(value) && !QUALITATIVE.test(value)) return [part];
+  return [
+    { chars: chars.slice(0, -1), raised: false },
+    { chars: [last], raised: false },
+  ];
+}
+
+function isRaisedChar(c: HocrChar, line: HocrLine): boolean {
+  if (NEVER_RAISED.test(c.text)) return false;
+  const lift = line.baselineAt((c.box.left + c.box.right) / 2) - c.box.bottom;
+  return c.box.bottom - c.box.top < RAISED_HEIGHT * line.size && lift > RAISED_LIFT * line.size;
+}
+
+const isAlnum = (c: HocrChar): boolean => /[\p{L}\p{Nd}]/u.test(c.text);
+
+function boxOf(chars: readonly HocrChar[]): Box {
+  return {
+    left: Math.min(...chars.map((c) => c.box.left)),
+    top: Math.min(...chars.map((c) => c.box.top)),
+    right: Math.max(...chars.map((c) => c.box.right)),
+    bottom: Math.max(...chars.map((c) => c.box.bottom)),
+  };
+}
+
+/** Underscores at either end of a word, with any dashes among them. */
+const RULE_ENDS = /^[-_]*_[-_]*|[-_]*_[-_]*$/g;
+
+/**
+ * An underline or a rule under a word is read as underscores glued to it ("R-__"); no result, name or unit
+ * ends in one. Left on, they spoil the word for every later reader (a patient's name no longer reads as
+ * one, so the PHI stage takes the line under it for the name, and redacts the table's header).
+ */
+function withoutRules(text: string): string {
+  return /[\p{L}\p{Nd}]/u.test(text) ? text.replace(RULE_ENDS, '') : text;
+}
+
+/**
+ * Marks with no letter or digit (`.`, `-`, `_`, `:`, `©`, `°`) are what noise on a scan reads as; as
+ * cells of their own they push values into the wrong columns. A lone `%` or `<` is kept: it is a unit or
+ * a comparator.
+ */
+function isSpeck(text: string): boolean {
+  return !/[\p{L}\p{Nd}%<>+]/u.test(text);
+}
+
+interface OcrWord {
+  text: string;
+  /** The line tesseract read the word on. */
+  line: string;
+  left: number;
+  top: number;
+  w: number;
+  h: number;
+  conf: number;
+  /** The line's font size, in pixels. */
+  size: number;
+  raised: boolean;
+}
+
+/** Lines shorter than this (pixels) say little about the page's slope. */
+const MIN_SLOPE_SPAN = 200;
+
+/**
+ * Word positions on a page turned straight: one baseline per line tesseract read, and left edges that do
+ * not drift down the page. A scan printed a degree askew drifts a table row by more than a line's height
+ * across the page, so grouping words by their own y would split the row (tesseract follows the slant
+ * itself), and moves a column's left edge by several points from the top of the page to the bottom, so
+ * indents would say nothing. The page's slope (the median of its long lines' slopes) is taken out, and
+ * every word of a line gets the line's median baseline.
+ */
+function straighten(
+  words: readonly OcrWord[],
+  pageWidth: number,
+  pageHeight: number,
+): { x: number[]; baseline: number[] } {
+  const byLine = new Map<string, number[]>();
+  words.forEach((word, i) => {
+    byLine.set(word.line, [...(byLine.get(word.line) ?? []), i]);
+  });
+  const slopes: number[] = [];
+  for (const members of byLine.values()) {
+    const slope = fittedSlope(members.map((i) => words[i] as OcrWord).filter((w) => !w.raised));
+    if (slope !== null) slopes.push(slope);
+  }
+  const slope = median(slopes) ?? 0;
+  const [cx, cy] = [pageWidth / 2, pageHeight / 2];
+  const straight = words.map((word) => word.top + word.h - slope * (word.left + word.w / 2 - cx));
+  const baseline = new Array<number>(words.length);
+  for (const members of byLine.values()) {
+    // A raised mark's bottom is above the line's baseline: the line's own words say where that is.
+    const printed = members.filter((i) => !(words[i] as OcrWord).raised);
+    const line = median((printed.length > 0 ? printed : members).map((i) => straight[i] as number)) ?? 0;
+    for (const i of members) baseline[i] = line;
+  }
+  const x = words.map((word) => word.left + slope * (word.top + word.h / 2 - cy));
+  return { x, baseline };
+}
+
+/** Least-squares slope of word centres along one line, or null for a short line. */
+function fittedSlope(line: readonly OcrWord[]): number | null {
+  if (line.length < 3) return null;
+  const xs = line.map((w) => w.left + w.w / 2);
+  const ys = line.map((w) => w.top + w.h / 2);
+  if (Math.max(...xs) - Math.min(...xs) < MIN_SLOPE_SPAN) return null;
+  const mx = xs.reduce((a, b) => a + b, 0) / xs.length;
+  const my = ys.reduce((a, b) => a + b, 0) / ys.length;
+  let num = 0;
+  let den = 0;
+  xs.forEach((x, i) => {
+    num += (x - mx) * ((ys[i] ?? 0) - my);
+    den += (x - mx) ** 2;
+  });
+  return den === 0 ? null : num / den;
+}
+
+function median(values: readonly number[]): number | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}

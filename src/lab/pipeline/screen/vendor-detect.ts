@@ -1,0 +1,223 @@
+/**
+ * Which laboratory issued a report, read from the whole document. Logos are images, so a vendor's name
+ * may appear only in a footer (`© ... Laboratory Corporation of America® Holdings`, `Quest, Quest
+ * Diagnostics, the associated logo ...`), a report-version line, a performing-site block or a letterhead.
+ * These signatures are counted over every page; passing mentions in comment prose ("determined by Quest
+ * Diagnostics") are not signatures. Any other laboratory is reported by the name it prints, or by the
+ * name a catalogue of US laboratories knows it by (SPEC.md B5 non_supported_lab, detected_lab).
+ */
+import { readFileSync } from 'node:fs';
+import { dataPath } from '../../../paths.js';
+import type { Vendor, VendorDetection } from '../../types.js';
+import type { DocumentLayout, PageLayout } from '../pdf/pdf-text.js';
+
+/** The letterhead sits in the top part of a page; lab names further down are mentions, not signatures. */
+const LETTERHEAD_SHARE = 0.2;
+
+interface Signature {
+  vendor: Vendor;
+  /** Tested against each cell's text. */
+  pattern: RegExp;
+  /** Only in the letterhead (the top of a page). */
+  letterhead?: boolean;
+}
+
+const LAB_NAMES: Record<Vendor, string> = { quest: 'Quest Diagnostics', labcorp: 'Labcorp' };
+
+/** A copyright line names the report's issuer: "© 2025 Quest Diagnostics Incorporated". */
+const COPYRIGHT = String.raw`(?:©|\(c\)|copyright)[^A-Za-z]*(?:\d{4}\s*)?`;
+
+const SIGNATURES: readonly Signature[] = [
+  { vendor: 'quest', pattern: new RegExp(`^${COPYRIGHT}quest\\s+diagnostics\\b`, 'i') },
+  { vendor: 'labcorp', pattern: new RegExp(`^${COPYRIGHT}(?:labcorp|laboratory\\s+corporation)\\b`, 'i') },
+  { vendor: 'quest', pattern: /^quest,\s*quest\s+diagnostics,?\s+the\s+associated\s+logo/i },
+  { vendor: 'quest', pattern: /^quest\s+diagnostics\b/i, letterhead: true },
+  // Performing sites: "QUEST DIAGNOSTICS-WEST HILLS, ...", "Quest Diagnostics/Nichols SJC-..."
+  { vendor: 'quest', pattern: /^quest\s+diagnostics\s*[-/][A-Za-z]/i },
+  { vendor: 'quest', pattern: /\benhanced\s+pdf\s+report\b.*\bpage\s+\d+\s+of\s+\d+/i },
+  { vendor: 'labcorp', pattern: /laboratory\s+corporation\s+of\s+america/i },
+  { vendor: 'labcorp', pattern: /^all\s+rights\s+reserved\s*-\s*enterprise\s+report\s+version/i },
+  { vendor: 'labcorp', pattern: /^labcorp\b/i, letterhead: true },
+  // Performing sites: "Labcorp Burlington", "LabCorp San Diego".
+  { vendor: 'labcorp', pattern: /^labcorp\s+[A-Z][a-z]+$/ },
+];
+
+export interface DetectOptions {
+  /**
+   * The layout before PHI redaction, read only for the catalogue's brand names (strings of ours, never
+   * text of the document): a redactor takes "Dr Lal PathLabs" for a physician and blanks the brand.
+   */
+  unredacted?: DocumentLayout;
+}
+
+export function detectVendor(layout: DocumentLayout, opts: DetectOptions = {}): VendorDetection {
+  const counts: Record<Vendor, number> = { quest: 0, labcorp: 0 };
+  for (const page of layout.pages) {
+    for (const vendor of signaturesOn(page)) counts[vendor] += 1;
+  }
+  const best = (Object.keys(counts) as Vendor[]).sort((a, b) => counts[b] - counts[a])[0];
+  if (best && counts[best] > 0) return { vendor: best, labName: LAB_NAMES[best], signatures: counts };
+  return { vendor: null, labName: otherLabName(layout, opts.unredacted ?? layout), signatures: counts };
+}
+
+/** The vendors whose signature a page carries: on a portal printout, only the vendor's own copy does. */
+export function signaturesOn(page: PageLayout): Set<Vendor> {
+  const found = new Set<Vendor>();
+  const top = page.height * LETTERHEAD_SHARE;
+  for (const line of page.lines) {
+    for (const cell of line.cells) {
+      const text = cell.text.trim();
+      for (const sig of SIGNATURES) {
+        if (sig.letterhead && line.y > top) continue;
+        if (sig.pattern.test(text)) found.add(sig.vendor);
+      }
+    }
+  }
+  return found;
+}
+
+// --- Other laboratories ------------------------------------------------------------------------------------
+
+interface KnownLab {
+  name: string;
+  aliases: string[];
+}
+
+let knownLabs: Array<{ name: string; pattern: RegExp }> | undefined;
+
+/** US laboratories by the names and product marks they print (data/lab/laboratories.json). */
+function catalogue(): Array<{ name: string; pattern: RegExp }> {
+  if (!knownLabs) {
+    const data = JSON.parse(readFileSync(dataPath('lab', 'laboratories.json'), 'utf8')) as {
+      laboratories: KnownLab[];
+    };
+    knownLabs = data.laboratories.map((lab) => ({
+      name: lab.name,
+      pattern: new RegExp(`\\b(?:${[lab.name, ...lab.aliases].map(escapeRegExp).join('|')})\\b`, 'i'),
+    }));
+  }
+  return knownLabs;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Words that make a cell a laboratory name rather than a heading about laboratories. */
+const LAB_WORD = /\b(laborator(y|ies)|labs?|diagnostics|pathology)\b/i;
+/** Words of headings and labels that mention laboratories without naming one. */
+const GENERIC_WORDS = new Set([
+  'laboratory',
+  'laboratories',
+  'lab',
+  'labs',
+  'diagnostics',
+  'pathology',
+  'clinical',
+  'medical',
+  'result',
+  'results',
+  'report',
+  'reports',
+  'final',
+  'patient',
+  'test',
+  'tests',
+  'testing',
+  'the',
+  'of',
+  'and',
+  'for',
+  'a',
+  'no',
+  'number',
+  'director',
+  'summary',
+  'information',
+  'services',
+]);
+/** Labels whose value is the laboratory that performed the tests. */
+const PERFORMING_LABEL =
+  /^(performing\s+(lab(oratory)?|site|location)|performed\s+(by|at)|testing\s+lab(oratory)?)\s*:\s*/i;
+
+function otherLabName(layout: DocumentLayout, forCatalogue: DocumentLayout): string | null {
+  // A known brand printed on several lines (a footer on every page) names the laboratory; a letterhead
+  // cell or a performing-site line may name only one of its processing sites ("LPL-NATIONAL REFERENCE LAB").
+  const known = knownLabIn(forCatalogue);
+  if (known && known.lines >= BRAND_LINES) return known.name;
+  const first = layout.pages[0];
+  const fromLetterhead = first
+    ? letterheadCells(first)
+        .map(labNameIn)
+        .find((name) => name !== null)
+    : null;
+  if (fromLetterhead) return fromLetterhead;
+  for (const page of layout.pages) {
+    for (const line of page.lines) {
+      const named = performingLabIn(line.text);
+      if (named) return named;
+    }
+  }
+  return known?.name ?? null;
+}
+
+/** Lines a catalogue brand must be printed on to outrank a performing-site line. */
+const BRAND_LINES = 2;
+
+/** The catalogue lab named most often in the document, with the number of lines naming it. */
+function knownLabIn(layout: DocumentLayout): { name: string; lines: number } | null {
+  const counts = new Map<string, number>();
+  for (const page of layout.pages) {
+    for (const line of page.lines) {
+      for (const lab of catalogue()) {
+        if (lab.pattern.test(line.text)) counts.set(lab.name, (counts.get(lab.name) ?? 0) + 1);
+      }
+    }
+  }
+  const [best] = [...counts].sort((a, b) => b[1] - a[1]);
+  return best ? { name: best[0], lines: best[1] } : null;
+}
+
+function letterheadCells(page: PageLayout): string[] {
+  const limit = page.height * LETTERHEAD_SHARE;
+  return page.lines.filter((line) => line.y <= limit).flatMap((line) => line.cells.map((cell) => cell.text));
+}
+
+/** A letterhead cell that names a laboratory: a lab word plus at least one word of its own, no label. */
+function labNameIn(text: string): string | null {
+  const trimmed = text.trim();
+  if (trimmed.includes(':') || /\b(no|#)\.?$/i.test(trimmed) || !LAB_WORD.test(trimmed)) return null;
+  return isProperName(trimmed) ? tidyName(trimmed) : null;
+}
+
+function performingLabIn(text: string): string | null {
+  const label = PERFORMING_LABEL.exec(text.trim());
+  if (!label) return null;
+  const value =
+    text
+      .trim()
+      .slice(label[0].length)
+      .split(/\s{2,}|,/)[0]
+      ?.trim() ?? '';
+  return value !== '' && LAB_WORD.test(value) && isProperName(value) ? tidyName(value) : null;
+}
+
+function isProperName(text: string): boolean {
+  const words = text.toLowerCase().match(/[a-z][a-z'.&-]*/g) ?? [];
+  return words.some((word) => !GENERIC_WORDS.has(word.replace(/[.]+$/, '')));
+}
+
+/**
+ * "Cedar Valley Medical Laboratory, Inc." and "... - Final Report" both name "Cedar Valley Medical Laboratory";
+ * "... Center, Dept. of Pathology" names the center.
+ */
+function tidyName(text: string): string {
+  return (
+    text
+      .replace(/\s+-\s+.*$/, '')
+      // "University Medical Center, Dept. of Pathology": the laboratory is the institution.
+      .replace(/,\s*(dept\.?|department|division)\s+of\s+.*$/i, '')
+      .replace(/,?\s+(inc|llc|ltd|corp)\.?$/i, '')
+      .trim()
+  );
+}

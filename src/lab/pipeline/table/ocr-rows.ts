@@ -1,0 +1,149 @@
+/**
+ * Rows read by OCR, put right against the catalogues once the table is read:
+ *
+ * - test names misread by a look-alike character ("Hemoglobin Alc" for A1c, "AIG Ratio" for A/G), where
+ *   exactly one single-character swap gives a name the LOINC catalogue knows by its exact spelling, or
+ *   with a footnote mark read into their last letter ("Phosphatase7"); each such row is flagged with its
+ *   page;
+ * - units the unit catalogue knows but for case and spacing ("X10E 3/uL", "fl"), written as the catalogue
+ *   spells them. The catalogue matches units without case or spaces, so the unit and its UCUM code are
+ *   the same before and after: nothing is guessed, and nothing is flagged;
+ * - Quest's bounds "< OR = 5" given back the spaces OCR loses between their narrow parts.
+ *
+ * Rows read from a text layer are never touched.
+ */
+import { loincCatalogue } from '../../../terminology/loinc-catalogue.js';
+import { staticMapEntries, unitKey } from '../../../terminology/ucum-static-map.js';
+import type { ParsedPanel, ValidationFlag } from '../../types.js';
+
+export function repairOcrRows(panels: readonly ParsedPanel[]): ValidationFlag[] {
+  const flags = repairUnits(panels);
+  spellUnits(panels);
+  spaceBounds(panels);
+  return [...flags, ...repairNames(panels)];
+}
+
+/** Quest's "< OR = 5", which OCR reads with its narrow spaces lost ("<OR =5"). */
+const OR_EQUAL = /^([<>])\s*(or)\s*=\s*(?=\d)/i;
+
+function spaceBounds(panels: readonly ParsedPanel[]): void {
+  for (const row of panels.flatMap((panel) => panel.rows)) {
+    if (row.ocr && row.referenceRangeText !== null)
+      row.referenceRangeText = row.referenceRangeText.replace(OR_EQUAL, '$1 $2 = ');
+  }
+}
+
+/** Characters OCR confuses in units: one occurrence swapped at a time. */
+const UNIT_LOOKALIKES: ReadonlyArray<readonly [string, string]> = [
+  ['O', '0'],
+  ['0', 'O'],
+  ['l', '1'],
+  ['1', 'l'],
+  ['l', 'I'],
+  ['I', 'l'],
+  ['n', 'h'],
+  ['t', 'L'],
+  ['0', 'd'],
+  ['O', 'd'],
+];
+
+/**
+ * A unit the catalogue does not know, read across words ("x1OE 3/uL", "ulU/mL", "/npf"), becomes the one
+ * unit it knows that a single look-alike swap gives; none or several: left as read. Flagged.
+ */
+function repairUnits(panels: readonly ParsedPanel[]): ValidationFlag[] {
+  spellings ??= new Map(staticMapEntries().map((e) => [unitKey(e.printed), e.printed]));
+  const known = spellings;
+  const flags: ValidationFlag[] = [];
+  for (const row of panels.flatMap((panel) => panel.rows)) {
+    if (!row.ocr || row.resultUnit === null || known.has(unitKey(row.resultUnit))) continue;
+    const read = row.resultUnit.replace(/\s+/g, '');
+    const readings = swaps(read, UNIT_LOOKALIKES).filter((v) => known.has(unitKey(v)));
+    const [reading] = readings;
+    if (reading === undefined || new Set(readings.map(unitKey)).size !== 1) continue;
+    row.resultUnit = reading;
+    row.ocr.repaired = true;
+    flags.push(repairFlag(`The unit of ${row.biomarker}`, row.pageNumber));
+  }
+  return flags;
+}
+
+function repairFlag(what: string, pageNumber: number): ValidationFlag {
+  return {
+    code: 'ocr_repaired',
+    severity: 'warning',
+    message: `${what} was repaired from an OCR misreading`,
+    pageNumber,
+  };
+}
+
+let spellings: Map<string, string> | undefined;
+
+/** Letters whose capital is their small letter enlarged, which OCR tells apart by size alone. */
+const SAME_SHAPE = new Set('cosuvwxzkpl');
+
+function spellUnits(panels: readonly ParsedPanel[]): void {
+  spellings ??= new Map(staticMapEntries().map((e) => [unitKey(e.printed), e.printed]));
+  for (const row of panels.flatMap((panel) => panel.rows)) {
+    if (!row.ocr || row.resultUnit === null) continue;
+    const spelt = spellings.get(unitKey(row.resultUnit));
+    if (spelt && sameShape(row.resultUnit.replace(/\s+/g, ''), spelt)) row.resultUnit = spelt;
+  }
+}
+
+/** Equal but for the case of same-shape letters: "X10E3/uL" is "x10E3/uL"; "MG/DL" stays as printed. */
+function sameShape(read: string, spelt: string): boolean {
+  if (read.length !== spelt.length) return false;
+  return [...read].every((ch, i) => ch === spelt[i] || SAME_SHAPE.has(ch.toLowerCase()));
+}
+
+/** Characters OCR confuses in names: one occurrence swapped at a time. */
+const NAME_LOOKALIKES: ReadonlyArray<readonly [string, string]> = [
+  ['l', '1'],
+  ['I', '1'],
+  ['I', '/'],
+  ['1', 'l'],
+  ['O', '0'],
+  ['0', 'O'],
+  ['J', 'l'],
+];
+
+function repairNames(panels: readonly ParsedPanel[]): ValidationFlag[] {
+  const catalogue = loincCatalogue();
+  const known = (name: string) => catalogue.lookupName(name).length > 0;
+  const flags: ValidationFlag[] = [];
+  for (const panel of panels) {
+    for (const row of panel.rows) {
+      if (!row.ocr || known(row.biomarker)) continue;
+      const unmarked = withoutGluedMark(row.biomarker);
+      const readings = new Set(
+        unmarked !== null && known(unmarked)
+          ? [unmarked]
+          : swaps(row.biomarker, NAME_LOOKALIKES).filter(known),
+      );
+      if (readings.size !== 1) continue;
+      const [repaired] = readings as Set<string>;
+      if (panel.panelName === row.biomarker) panel.panelName = repaired as string;
+      row.biomarker = repaired as string;
+      flags.push(repairFlag(`The name ${row.biomarker}`, row.pageNumber));
+    }
+  }
+  return flags;
+}
+
+/** A footnote mark read into the name's last letter ("Phosphatase7", "25-Hydroxy”"). */
+const GLUED_MARK = /(?<=\p{L})[\d"'\u201c\u201d*%]{1,2}$/u;
+
+function withoutGluedMark(name: string): string | null {
+  return GLUED_MARK.test(name) ? name.replace(GLUED_MARK, '') : null;
+}
+
+/** Every spelling one look-alike swap away. */
+function swaps(text: string, lookalikes: ReadonlyArray<readonly [string, string]>): string[] {
+  const out: string[] = [];
+  for (const [from, to] of lookalikes) {
+    for (let i = text.indexOf(from); i >= 0; i = text.indexOf(from, i + 1))
+      out.push(text.slice(0, i) + to + text.slice(i + from.length));
+  }
+  return out;
+}

@@ -1,0 +1,398 @@
+/**
+ * The table walk: the read lines of every page, in order, become result rows grouped into panels. One
+ * current panel is kept across page breaks, so a panel continued on the next page stays one panel.
+ *
+ * Lines are told apart by layout, the way a reader does: a row has a name and a value; a heading starts
+ * at the heading indent; a wrapped name follows its row at row spacing; a name printed on its own line
+ * with its value on the next, one indent in, is one row; anything else (comments, footnotes, sub-headings,
+ * interpretive tables) is read past.
+ */
+
+import type { ParsedPanel, ParsedRow, ValidationFlag } from '../../types.js';
+import { withoutNameFlag } from './doubts.js';
+import { COLUMN_SLACK, columnRole } from './header.js';
+import { lineBox, unionBox } from './row-box.js';
+import type { TableLine } from './table-lines.js';
+import { measureTable, type TableMetrics } from './table-metrics.js';
+import { sharesWord } from './words.js';
+
+export interface WalkResult {
+  panels: ParsedPanel[];
+  /** The lines each row was read from, to tell read lines from unread ones. */
+  readLines: Set<TableLine>;
+  /**
+   * Rows read without a header of known words (strict mode, or inferred columns), which may repeat a row
+   * of a table: a graphical summary page, say.
+   */
+  strictRows: Set<ParsedRow>;
+  validationFlags: ValidationFlag[];
+}
+
+/** "(Cont.)", "(Continued)", "- continued" after a panel heading repeated on the next page. */
+const CONTINUED = /\s*(\((cont\.?|continued)\)|-\s*continued)\s*$/i;
+/** A value that points elsewhere ("See below:", "See note") heads sub-results; it is no result. */
+const POINTER_VALUE = /^see\s+(below|note|comment|report)/i;
+const HEADING_MAX_LENGTH = 80;
+/** A wrapped name is the tail of a name cut at the column edge: short, and indented at most about an em. */
+const WRAP_MAX_LENGTH = 40;
+const WRAP_MAX_INDENT_EM = 1.6;
+const DEFAULT_FONT = 9;
+const FONT_TOLERANCE = 0.3;
+/** Lines further apart than this many row pitches are not one row, nor a row and its wrapped name. */
+const NEAR_PITCHES = 1.3;
+/** Words that name categories of interpretive tables, never tests on their own. */
+const BAND_WORDS =
+  /^(low|high|moderate|optimal|borderline|desirable|average|normal|abnormal|negative|positive|equivocal|very high|above optimal|borderline-high|near optimal|reactive|non reactive)$/i;
+
+interface WalkState {
+  panels: ParsedPanel[];
+  current: ParsedPanel | null;
+  lastRow: ParsedRow | null;
+  /** The line that ended the last row (itself or its wrapped name), for wrap detection. */
+  lastRowLine: TableLine | null;
+  lastRowX: number;
+  /** The last heading, while the lines after it may still wrap it. */
+  lastHeading: TableLine | null;
+  headingSeenOnPage: boolean;
+  read: Set<TableLine>;
+  strictRows: Set<ParsedRow>;
+  flags: ValidationFlag[];
+}
+
+export function walkTable(lines: readonly TableLine[]): WalkResult {
+  const metrics = measureTable(lines, isRowLine);
+  const state: WalkState = {
+    panels: [],
+    current: null,
+    lastRow: null,
+    lastRowLine: null,
+    lastRowX: 0,
+    lastHeading: null,
+    headingSeenOnPage: false,
+    read: new Set(),
+    strictRows: new Set(),
+    flags: [],
+  };
+  let page = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as TableLine;
+    if (line.view.pageNumber !== page) {
+      page = line.view.pageNumber;
+      state.headingSeenOnPage = false;
+      state.lastRowLine = null;
+      state.lastHeading = null;
+    }
+    i += readAt(lines, i, metrics, state);
+  }
+  return {
+    panels: state.panels.filter((panel) => panel.rows.length > 0),
+    readLines: state.read,
+    strictRows: state.strictRows,
+    validationFlags: state.flags,
+  };
+}
+
+/** Reads the line at i (and any it joins with); returns how many following lines it consumed. */
+function readAt(lines: readonly TableLine[], i: number, metrics: TableMetrics, state: WalkState): number {
+  const line = lines[i] as TableLine;
+  if (line.header?.riskSummary) return 0;
+  if (isRowLine(line) && atRowIndent(line, metrics)) {
+    addRow(line, line.name, metrics, state);
+    return 0;
+  }
+  if (line.strict) {
+    if (isNameOnly(line) && CONTINUED.test(line.name)) readNameOnly(line, metrics, state);
+    return 0;
+  }
+  const next = lines[i + 1];
+  if (isNameOnly(line)) {
+    if (next && isNameThenValues(lines, i, metrics)) {
+      addRow(line, line.name, metrics, state, next);
+      return 1;
+    }
+    if (next && isSplitRow(lines, i, metrics)) {
+      addRow(line, `${line.name} ${next.name}`, metrics, state, next);
+      return 1;
+    }
+    readNameOnly(line, metrics, state);
+    return 0;
+  }
+  state.lastHeading = null;
+  if (line.name === '' && line.value !== null && !line.bands && isUnnamedRow(line, metrics)) {
+    state.flags.push(withoutNameFlag(line.view.pageNumber));
+  }
+  if (isMissingValueRow(line, metrics)) addRow(line, line.name, metrics, state);
+  return 0;
+}
+
+export function isRowLine(line: TableLine): boolean {
+  if (line.value === null || line.bands || line.doubtfulText || !isTestName(line.name)) return false;
+  if (line.header?.riskSummary) return false;
+  return !(POINTER_VALUE.test(line.value) && line.unit === null && line.range === null);
+}
+
+/**
+ * A row with neither unit nor range has only its position to show it is a result: it must sit at the
+ * result indent. Further in, "Normal to Mildly increased  <30" is a line of an interpretive table.
+ */
+function atRowIndent(line: TableLine, metrics: TableMetrics): boolean {
+  if (line.unit !== null || line.range !== null || line.nameX === null) return true;
+  return line.nameX <= metrics.rowX + WRAP_MAX_INDENT_EM * emOf(metrics);
+}
+
+/** A name as tests are named: letters, not a label, a sentence, a flag or a band category. */
+function isTestName(name: string): boolean {
+  if (name === '' || name.length > HEADING_MAX_LENGTH || /[:;]$/.test(name)) return false;
+  // "Desirable ≥ 40": a band of an interpretive table, not a test.
+  if (/[<>≤≥]\s*\d/.test(name)) return false;
+  // A sentence (several words ending in a full stop) is a comment; "Estim. Avg Glu" is not.
+  if (/\.$/.test(name) && name.split(/\s+/).length > 4) return false;
+  if ((name.match(/[A-Za-z]/g) ?? []).length < 2) return false;
+  // "Reference Range  <75" under a result is the range restated, not a test.
+  const role = columnRole(name);
+  if (role !== null && role !== 'name') return false;
+  return !BAND_WORDS.test(name.trim());
+}
+
+function isNameOnly(line: TableLine): boolean {
+  return line.name !== '' && line.value === null && line.range === null && line.unit === null;
+}
+
+/** A row with a range but no value printed ("ALBUMIN ... 3.6-5.1 g/dL"): kept, and flagged. */
+function isMissingValueRow(line: TableLine, metrics: TableMetrics): boolean {
+  if (line.strict || line.value !== null || line.bands || line.range === null) return false;
+  if (!isTestName(line.name) || line.nameX === null) return false;
+  return Math.abs(line.nameX - metrics.rowX) <= COLUMN_SLACK;
+}
+
+/** A value with nothing in the name column, at the row indent's level: a row whose name is missing. */
+function isUnnamedRow(line: TableLine, metrics: TableMetrics): boolean {
+  const first = line.view.cells[0];
+  const header = line.header;
+  if (!first || !header) return false;
+  const inResultColumn = first.x >= header.dataStart && first.x < header.dataStart + 3 * emOf(metrics);
+  return inResultColumn && (line.range !== null || line.unit !== null);
+}
+
+/**
+ * A name whose values are printed one line lower (Labcorp sets them on the next baseline). At the heading
+ * indent it is a single test printed as its own panel, unless rows follow it: then it is a panel heading
+ * over a row that lost its name.
+ */
+function isNameThenValues(lines: readonly TableLine[], i: number, metrics: TableMetrics): boolean {
+  const line = lines[i] as TableLine;
+  const next = lines[i + 1];
+  if (next === undefined || next.name !== '' || next.value === null || next.bands) return false;
+  if (next.view.pageNumber !== line.view.pageNumber || line.nameX === null) return false;
+  if (!isTestName(line.name) || (next.range === null && next.unit === null)) return false;
+  if (next.view.y - line.view.y > NEAR_PITCHES * metrics.rowPitch) return false;
+  if (Math.abs(line.nameX - metrics.rowX) <= COLUMN_SLACK) return true;
+  const after = lines[i + 2];
+  return (
+    isHeadingLevelRow(line, metrics) &&
+    !(after && isRowLine(after) && after.nameX !== null && after.nameX > line.nameX + COLUMN_SLACK)
+  );
+}
+
+/**
+ * A long name printed on its own line, its last word(s) and the values one indent in on the next (Quest:
+ * "THYROID PEROXIDASE" / "ANTIBODIES 225 H <9 IU/mL"). A panel heading over a single row looks alike, so
+ * the tail must be the only row under the name and share no word with it ("PSA (FREE AND TOTAL)" over
+ * "PSA, TOTAL" is a heading).
+ */
+function isSplitRow(lines: readonly TableLine[], i: number, metrics: TableMetrics): boolean {
+  const head = lines[i] as TableLine;
+  const tail = lines[i + 1];
+  if (!tail || !isRowLine(tail) || head.nameX === null || tail.nameX === null) return false;
+  if (tail.view.pageNumber !== head.view.pageNumber || head.view.raised.length > 0) return false;
+  if (tail.view.y - head.view.y > NEAR_PITCHES * metrics.rowPitch) return false;
+  if (tail.nameX <= head.nameX + COLUMN_SLACK / 2) return false;
+  if (sharesWord(head.name, tail.name, 2) || /[:;.]$/.test(head.name)) return false;
+  // A heading over a single test prints no site code of its own; a name split from its values does.
+  if (!head.labCode && isHeadingLevelRow(head, metrics)) return false;
+  const after = lines[i + 2];
+  const onlyRow =
+    !after ||
+    after.view.pageNumber !== head.view.pageNumber ||
+    (after.nameX !== null && after.nameX <= head.nameX + COLUMN_SLACK) ||
+    !isRowLine(after);
+  return onlyRow;
+}
+
+function readNameOnly(line: TableLine, metrics: TableMetrics, state: WalkState): void {
+  const text = line.name;
+  if (isWrappedName(line, metrics, state)) {
+    continueName(text, line, state);
+    return;
+  }
+  state.lastRowLine = null;
+  if (isHeadingWrap(line, metrics, state)) {
+    const panel = state.current;
+    if (panel && panel.rows.length === 0) panel.panelName = `${panel.panelName} ${text}`;
+    state.lastHeading = line;
+    return;
+  }
+  state.lastHeading = null;
+  if (isHeading(line, metrics)) {
+    startPanel(text, line.view.pageNumber, state);
+    state.lastHeading = line;
+  }
+}
+
+function addRow(
+  line: TableLine,
+  biomarker: string,
+  metrics: TableMetrics,
+  state: WalkState,
+  partner?: TableLine,
+): void {
+  const source = partner && partner.value !== null ? partner : line;
+  const row: ParsedRow = {
+    biomarker: biomarker.replace(/\s+/g, ' ').trim(),
+    resultValue: source.value,
+    resultUnit: source.unit,
+    referenceRangeText: source.range,
+    flag: source.flag,
+    pageNumber: line.view.pageNumber,
+    ...boxOf(line, partner),
+    ...(source.ocrConfidence !== null || source.ocrRepaired
+      ? { ocr: { repaired: source.ocrRepaired, confidence: source.ocrConfidence } }
+      : {}),
+  };
+  if (isHeadingLevelRow(line, metrics) || !state.current) {
+    // A test printed at the heading indent is a panel of its own (Quest's single-test panels).
+    state.current = { panelName: row.biomarker, pageNumber: row.pageNumber, rows: [] };
+    state.panels.push(state.current);
+  }
+  state.current.rows.push(row);
+  state.lastRow = row;
+  const last = partner && partner.view.y > line.view.y ? partner : line;
+  state.lastRowLine = last;
+  state.lastRowX = line.nameX ?? metrics.rowX;
+  state.lastHeading = null;
+  state.read.add(line);
+  if (partner) state.read.add(partner);
+  if (line.strict || line.inferred) state.strictRows.add(row);
+}
+
+/** The box of the line a row was read from, with its partner line (a name split from its value). */
+function boxOf(line: TableLine, partner?: TableLine): Pick<ParsedRow, 'bbox'> {
+  if (line.view.cells.length === 0) return {};
+  const box = lineBox(line.view);
+  return { bbox: partner && partner.view.cells.length > 0 ? unionBox(box, lineBox(partner.view)) : box };
+}
+
+/** Appends a wrapped name's tail to its row, and to the panel the row makes on its own, if it does. */
+function continueName(tail: string, line: TableLine, state: WalkState): void {
+  const row = state.lastRow;
+  if (!row) return;
+  const panel = state.current;
+  if (panel?.rows.length === 1 && panel.rows[0] === row && panel.panelName === row.biomarker) {
+    panel.panelName = `${panel.panelName} ${tail}`;
+  }
+  row.biomarker = `${row.biomarker} ${tail}`;
+  if (row.bbox && line.view.cells.length > 0) row.bbox = unionBox(row.bbox, lineBox(line.view));
+  state.lastRowLine = line;
+  state.read.add(line);
+}
+
+/** Rows indented under their panels make a row at the heading indent a panel of its own. */
+function isHeadingLevelRow(line: TableLine, metrics: TableMetrics): boolean {
+  if (metrics.headingX === null || line.nameX === null) return false;
+  return line.nameX <= metrics.headingX + COLUMN_SLACK;
+}
+
+/**
+ * A wrapped name continues its row at row spacing, at most one small indent in, as a fragment: comments
+ * under a row are indented further or read as sentences ("Please Note:", "... use race."). A name that
+ * ends in a raised mark (Labcorp's "01") was complete, so the line under it is no tail of it.
+ */
+function isWrappedName(line: TableLine, metrics: TableMetrics, state: WalkState): boolean {
+  const previous = state.lastRowLine;
+  if (!previous || !state.lastRow || previous.view.pageNumber !== line.view.pageNumber) return false;
+  if (line.view.y - previous.view.y > metrics.rowPitch * NEAR_PITCHES) return false;
+  if (previous.view.raised.length > 0 && previous.name !== '') return false;
+  const indent = (line.nameX ?? 0) - state.lastRowX;
+  if (indent < -COLUMN_SLACK || indent > WRAP_MAX_INDENT_EM * emOf(metrics)) return false;
+  if (line.name.length > WRAP_MAX_LENGTH || /[.:;]$/.test(line.name) || line.labCode) return false;
+  if (isHeadingLevelRow(line, metrics) && metrics.headingX !== null) return false;
+  if (CONTINUED.test(line.name) || line.pointer) return false;
+  if (isTitlePhrase(line.name) && /[a-z]/.test(state.lastRow.biomarker)) return false;
+  return sameFont(line.view.font, metrics.rowFont);
+}
+
+/**
+ * "Insulin Resistance Score" under "LDL Size": words that each start a capital, several of them, under a
+ * mixed-case name, open a new group; the tail of a wrapped name is a fragment ("renal)", "Globulin").
+ */
+function isTitlePhrase(text: string): boolean {
+  const words = text.split(/\s+/);
+  return words.length >= 2 && words.every((word) => /^[A-Z(]/.test(word)) && /[a-z]/.test(text);
+}
+
+/**
+ * The second line of a heading too long for one ("COMPREHENSIVE METABOLIC" / "PANEL"). Quest sets its
+ * headings in capitals and wraps the long ones; a mixed-case line under a heading ("NMR LipoProfile" /
+ * "LDL Particle Number") is a sub-heading, and a line with a code or mark of its own is complete.
+ */
+function isHeadingWrap(line: TableLine, metrics: TableMetrics, state: WalkState): boolean {
+  const heading = state.lastHeading;
+  if (!heading || heading.nameX === null || line.nameX === null) return false;
+  if (/[a-z]/.test(heading.name + line.name) || line.labCode || line.view.raised.length > 0) return false;
+  if (heading.view.pageNumber !== line.view.pageNumber) return false;
+  if (line.view.y - heading.view.y > metrics.rowPitch * NEAR_PITCHES) return false;
+  const indent = line.nameX - heading.nameX;
+  return indent > 0 && indent <= WRAP_MAX_INDENT_EM * emOf(metrics) && line.name.length <= WRAP_MAX_LENGTH;
+}
+
+/**
+ * A panel heading: a short label at the heading indent. A label followed by "See below:" introduces rows
+ * of the panel it is in; a label with a raised mark (Labcorp's "01"), or with a site code where headings
+ * and rows share one indent, is a sub-heading of tests performed together, not a new panel.
+ */
+function isHeading(line: TableLine, metrics: TableMetrics): boolean {
+  if (line.nameX === null || line.pointer || line.view.raised.length > 0) return false;
+  if (line.labCode && metrics.headingX === null) return false;
+  const level = metrics.headingX ?? metrics.rowX;
+  if (line.nameX > level + COLUMN_SLACK) return false;
+  const text = line.name;
+  if (text.length > HEADING_MAX_LENGTH || /[.:;]$/.test(text)) return false;
+  const font = line.view.font;
+  const rowFont = metrics.pageRowFont.get(line.view.pageNumber) ?? metrics.rowFont;
+  return font === null || rowFont === null || font >= rowFont - FONT_TOLERANCE;
+}
+
+function startPanel(heading: string, pageNumber: number, state: WalkState): void {
+  const continued = CONTINUED.test(heading);
+  const panelName = heading.replace(CONTINUED, '').trim();
+  const last = state.panels.at(-1);
+  const resumes =
+    last !== undefined &&
+    last.pageNumber < pageNumber &&
+    sameName(last.panelName, panelName) &&
+    (continued || !state.headingSeenOnPage);
+  state.headingSeenOnPage = true;
+  if (resumes && last) {
+    state.current = last;
+    return;
+  }
+  state.current = { panelName, pageNumber, rows: [] };
+  state.panels.push(state.current);
+}
+
+function emOf(metrics: TableMetrics): number {
+  return metrics.rowFont ?? DEFAULT_FONT;
+}
+
+function sameFont(font: number | null, rowFont: number | null): boolean {
+  return font === null || rowFont === null || Math.abs(font - rowFont) <= FONT_TOLERANCE;
+}
+
+function sameName(a: string, b: string): boolean {
+  const key = (s: string) =>
+    s
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, ' ')
+      .trim();
+  return key(a) === key(b);
+}

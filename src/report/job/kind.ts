@@ -1,0 +1,57 @@
+import type { BlobStore } from '../../blobs/store.js';
+import { type JobKind, lazyHandler } from '../../engine/registry.js';
+import { deleteDeliverySecrets, deliveriesAfterFailure, reportDeliveryContext } from '../delivery/plan.js';
+import { reportFiles } from './files.js';
+import { REPORT_KINDS, type ReportJobPayload } from './payload.js';
+import type { RenderFn } from './render-pool.js';
+
+export interface ReportKindOptions {
+  /** How PDFs are rendered: in a worker-thread pool by default, inline in tests and benchmarks. */
+  render: RenderFn;
+  deliveryMaxAttempts?: number;
+  /** Per-attempt time limit (default 5 minutes). */
+  timeoutMs?: number;
+  /**
+   * The running process's home (keys) and blob store; without them a job uses the home it was submitted
+   * from (its payload's reportDir) and that home's files: one box, as in tests and benchmarks.
+   */
+  files?: { home: string; blobs?: BlobStore };
+}
+
+/**
+ * A job the handler could not end itself (its last attempt timed out or was aborted) still tells the
+ * receiver: the failure callback is enqueued with the failure, and an unused credential is removed.
+ */
+function failureFollowUps(opts: ReportKindOptions): NonNullable<JobKind['onFinalFailure']> {
+  return (job, error) => {
+    const p = job.payload as ReportJobPayload;
+    const failure = {
+      error_type: error.type,
+      error_message: error.message,
+      error_details: { stage: 'generate', attempts: job.attempts },
+    };
+    const followUps = deliveriesAfterFailure(
+      reportDeliveryContext(p, job, opts.deliveryMaxAttempts),
+      failure,
+    );
+    // This hook cannot wait: a delete that fails leaves the sealed credential to `assay jobs prune`.
+    if (followUps.length === 0)
+      deleteDeliverySecrets(reportFiles(opts.files, p.reportDir), p).catch(() => {});
+    return followUps;
+  };
+}
+
+export function reportKinds(opts: ReportKindOptions): JobKind[] {
+  const common = {
+    waitingStatus: 'pending',
+    runningStatus: 'processing',
+    maxAttempts: 3,
+    timeoutMs: opts.timeoutMs ?? 5 * 60_000,
+    handler: lazyHandler(async () => (await import('./handler.js')).reportHandler(opts)),
+    onFinalFailure: failureFollowUps(opts),
+  };
+  return [
+    { kind: REPORT_KINDS.full, ...common },
+    { kind: REPORT_KINDS.condensed, ...common },
+  ];
+}
