@@ -6,7 +6,7 @@
  * (cell-kind.ts) as much as by where they sit.
  */
 import type { Cell } from '../pdf/layout.js';
-import type { LineView } from './line-view.js';
+import type { LineView } from './line.js';
 
 /**
  * name: the test name; value: the result (with its flag, if printed together); flag, unit, range: their

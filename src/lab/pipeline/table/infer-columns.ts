@@ -8,7 +8,7 @@
  */
 import { type CellKind, cellKind, QUALITATIVE, startsName } from './cell-kind.js';
 import { COLUMN_SLACK, type Column, type ColumnRole, type TableHeader } from './header.js';
-import type { LineView } from './line-view.js';
+import type { LineView } from './line.js';
 
 /**
  * Cells whose extents overlap, or start within this many points of each other, are one column: numbers

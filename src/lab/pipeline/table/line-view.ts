@@ -8,16 +8,7 @@ import { type Cell, cellsOf } from '../pdf/layout.js';
 import type { PageLayout } from '../pdf/pdf-text.js';
 import { isFlag } from './flags.js';
 import { columnRole } from './header.js';
-
-export interface LineView {
-  pageNumber: number;
-  y: number;
-  cells: Cell[];
-  /** Size of the line's largest text; null when the layout carries no text items (e.g. rebuilt by OCR). */
-  font: number | null;
-  /** Text of small marks printed above the baseline, in reading order. */
-  raised: string[];
-}
+import type { LineView } from './line.js';
 
 /** A mark is raised when it is this much smaller than the line's text ... */
 const RAISED_SIZE = 0.8;

@@ -3,7 +3,7 @@
  * top-left corner (the layout's coordinates), so a reviewer can be shown the row on the page image.
  */
 import type { RowBox } from '../../types.js';
-import type { LineView } from './line-view.js';
+import type { LineView } from './line.js';
 
 /** Lines carry their baseline; text rises about one font size above it and descends a quarter below. */
 const ASCENT = 1;

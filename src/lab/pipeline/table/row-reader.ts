@@ -17,7 +17,7 @@ import {
 } from './cell-kind.js';
 import { isFlag, splitFlag } from './flags.js';
 import { type ColumnRole, roleAt, type TableHeader } from './header.js';
-import type { LineView } from './line-view.js';
+import type { LineView } from './line.js';
 import { splitRangeAndUnit } from './range-unit.js';
 
 export interface LineRead {

@@ -8,7 +8,7 @@
 import { cellKind, QUALITATIVE, startsName } from './cell-kind.js';
 import { columnRole, readHeader, type TableHeader } from './header.js';
 import { inferColumns, isCandidateRow } from './infer-columns.js';
-import type { LineView } from './line-view.js';
+import type { LineView } from './line.js';
 import { type LineRead, readLine } from './row-reader.js';
 
 export interface TableLine extends LineRead {
