@@ -28,6 +28,37 @@ export function lazyHandler(load: () => Promise<JobHandler>): JobHandler {
   };
 }
 
+/**
+ * The blobs a kind keeps beside its jobs, declared so `assay jobs prune` can tell which are still needed
+ * without knowing any kind. Handlers delete them as jobs end; pruning removes what a crash, a failed
+ * delivery (its PDF kept for a retry) or an interrupted delete left behind, and never a blob written less
+ * than PRUNE_GRACE_MS ago (it may belong to a job not stored yet). A key under `prefix` that neither
+ * `owner` nor `shared` recognises is left alone.
+ */
+export interface KeptBlobs {
+  /** The blob store folder they are kept under (`uploads/`), listed when pruning. */
+  prefix: string;
+  /** The id of the job a key belongs to, read from its key pattern; undefined for a key not this kind's. */
+  owner?(key: string): string | undefined;
+  /**
+   * An owned blob stays while its job is stored, ended or not, and goes only once older than the retention
+   * (a report PDF not delivered, kept for `assay jobs retry`). Without it the blob goes as soon as its job
+   * has ended or is gone, whatever the retention: an upload holds PHI and no ended job reads it.
+   */
+  keepWhileStored?: boolean;
+  /**
+   * Keys no one job owns, read along a chain of jobs (a sealed credential, used by a report job and then its
+   * deliveries): they go once older than the retention and no live job names them.
+   */
+  shared?(key: string): boolean;
+  /**
+   * The keys a live (held, ready, running) job of this kind still reads, its own or another job's: a
+   * delivery needs its report's PDF after the report job has ended. Only blobs that may outlive their job
+   * (keepWhileStored, shared) are checked against these; one that goes with its job's end is its job's alone.
+   */
+  live?(job: JobRecord): string[];
+}
+
 export interface JobKind {
   kind: string;
   handler: JobHandler;
@@ -48,6 +79,8 @@ export interface JobKind {
    * attempt nothing to work on. Failures are ignored; what a crash leaves undone is `assay jobs prune`'s.
    */
   afterEnd?: (job: JobRecord) => Promise<void>;
+  /** What this kind keeps in the blob store, for `assay jobs prune` (src/blobs/prune.ts). */
+  blobs?: KeptBlobs;
 }
 
 /** An error a handler throws to end the job now: retrying would not help (a corrupt PDF, a 403). */

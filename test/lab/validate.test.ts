@@ -1,13 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { type DocumentLayout, extractLayout } from '../../src/lab/pipeline/pdf/pdf-text.js';
+import { findDates, usDateToIso } from '../../src/lab/pipeline/screen/dates.js';
 import { detectPhi } from '../../src/lab/pipeline/screen/phi.js';
-import {
-  collectionDates,
-  findDates,
-  isDayFirst,
-  usDateToIso,
-  validateDocument,
-} from '../../src/lab/pipeline/screen/validate.js';
+import { collectionDates, isDayFirst, validateDocument } from '../../src/lab/pipeline/screen/validate.js';
 import { expectedText, manifest, pdfBytes, phiOf } from './fixture-files.js';
 import { layoutOf as handLayout } from './support/layout-of.js';
 

@@ -174,6 +174,9 @@ export interface LabKindOptions {
   blobs?: BlobStore;
 }
 
+/** blobKeys.upload's pattern: the copy belongs to the job named in it, and goes once that job has ended. */
+const UPLOAD_KEY = /^uploads\/([^/]+)\.pdf$/;
+
 export function labExtractKind(opts: LabKindOptions): JobKind {
   const blobs = opts.blobs ?? new FileBlobStore(opts.home);
   return {
@@ -184,6 +187,7 @@ export function labExtractKind(opts: LabKindOptions): JobKind {
     // One retry, for a crashed thread or a worker that died; a bad document fails permanently at once.
     maxAttempts: 2,
     backoff: { baseMs: 500, maxMs: 5_000 },
+    blobs: { prefix: 'uploads/', owner: (key) => UPLOAD_KEY.exec(key)?.[1] },
     handler: (payload, ctx) => runLabJob(payload as LabExtractPayload, ctx, blobs, opts.home),
     // The copy is deleted once the job's end is committed, never by the handler itself: a handler that
     // deleted it and then lost its lease (or died before the commit) left the next attempt upload_missing.

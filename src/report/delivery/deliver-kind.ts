@@ -1,5 +1,6 @@
+import { blobKeys } from '../../blobs/store.js';
 import { type AttemptResult, redactUrl } from '../../delivery/http.js';
-import type { JobContext, JobKind } from '../../engine/registry.js';
+import type { JobContext, JobKind, KeptBlobs } from '../../engine/registry.js';
 import type { JobOutcome } from '../../engine/types.js';
 import {
   deleteCredential,
@@ -134,6 +135,19 @@ async function finish(
 }
 
 /**
+ * A delivery owns no blob: it reads its report's PDF, kept by the report job, and the credentials that job
+ * sealed, which must outlive the report job until the chain of deliveries ends.
+ */
+const deliveryBlobs: KeptBlobs = {
+  prefix: 'reports/',
+  live(job) {
+    const p = job.payload as DeliveryPayload;
+    const refs = [p.callback?.credentialRef, p.storageRef].filter((ref): ref is string => Boolean(ref));
+    return [blobKeys.reportPdf(p.reportJobId), ...refs.map(blobKeys.credential)];
+  },
+};
+
+/**
  * `report.deliver`: one HTTP delivery of a report, as its own job so a slow or failing receiver never holds
  * the report job. Retries go through the engine's backoff; a Retry-After from the receiver reschedules the
  * delivery as a new job at that time instead, so no worker sits waiting. Ends in status completed or failed,
@@ -148,6 +162,7 @@ export function deliveryKind(opts: DeliveryKindOptions = {}): JobKind {
     maxAttempts,
     backoff: opts.backoff ?? { baseMs: 2_000, maxMs: 10 * 60_000 },
     timeoutMs: (opts.timeoutMs ?? 15_000) + 15_000,
+    blobs: deliveryBlobs,
     async handler(raw, ctx) {
       const p = raw as DeliveryPayload;
       const files = reportFiles(opts.files, p.reportDir);

@@ -1,5 +1,5 @@
-import type { BlobStore } from '../../blobs/store.js';
-import { type JobKind, lazyHandler } from '../../engine/registry.js';
+import { type BlobStore, blobKeys } from '../../blobs/store.js';
+import { type JobKind, type KeptBlobs, lazyHandler } from '../../engine/registry.js';
 import { deleteDeliverySecrets, deliveriesAfterFailure, reportDeliveryContext } from '../delivery/plan.js';
 import { reportFiles } from './files.js';
 import { REPORT_KINDS, type ReportJobPayload } from './payload.js';
@@ -41,6 +41,26 @@ function failureFollowUps(opts: ReportKindOptions): NonNullable<JobKind['onFinal
   };
 }
 
+/** The keys blobKeys gives a report's PDF (named for its job) and its sealed credentials (for no job). */
+const REPORT_PDF = /^reports\/([^/]+)\.pdf$/;
+const CREDENTIAL = /^reports\/credentials\/[^/]+\.secret$/;
+
+/**
+ * A report's PDF is kept while its job is stored, so a delivery that failed can be retried; its credentials
+ * are shared with the deliveries that follow it, and stay while any of them may still run.
+ */
+const reportBlobs: KeptBlobs = {
+  prefix: 'reports/',
+  owner: (key) => REPORT_PDF.exec(key)?.[1],
+  keepWhileStored: true,
+  shared: (key) => CREDENTIAL.test(key),
+  live(job) {
+    const p = job.payload as ReportJobPayload;
+    const refs = [p.credentialRef, p.storageRef].filter((ref): ref is string => Boolean(ref));
+    return [blobKeys.reportPdf(job.id), ...refs.map(blobKeys.credential)];
+  },
+};
+
 export function reportKinds(opts: ReportKindOptions): JobKind[] {
   const common = {
     waitingStatus: 'pending',
@@ -49,6 +69,7 @@ export function reportKinds(opts: ReportKindOptions): JobKind[] {
     timeoutMs: opts.timeoutMs ?? 5 * 60_000,
     handler: lazyHandler(async () => (await import('./handler.js')).reportHandler(opts)),
     onFinalFailure: failureFollowUps(opts),
+    blobs: reportBlobs,
   };
   return [
     { kind: REPORT_KINDS.full, ...common },

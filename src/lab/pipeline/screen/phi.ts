@@ -14,7 +14,7 @@
  */
 import type { Cell, Line, TextItem } from '../pdf/layout.js';
 import type { DocumentLayout, PageLayout } from '../pdf/pdf-text.js';
-import { findDates, usDateToIso } from './validate.js';
+import { findDates, usDateToIso } from './dates.js';
 
 export type PhiKind =
   | 'patient_name'

@@ -11,6 +11,7 @@ import { readHeader } from '../table/header.js';
 import { viewLines } from '../table/line-view.js';
 import { readLine } from '../table/row-reader.js';
 import { looksLikeResult } from '../table/table-lines.js';
+import { findDates, isoIfValid, type PrintedDate, usDateToIso } from './dates.js';
 import { detectVendor } from './vendor-detect.js';
 import { explainRejection, type VerdictFacts } from './verdict.js';
 
@@ -108,38 +109,6 @@ function countHeadedRows(layout: DocumentLayout): number {
 
 // --- Dates -------------------------------------------------------------------------------------------------
 
-/** A date printed as n/n/yyyy (or n/n/yy), before deciding which number is the month. */
-export interface PrintedDate {
-  text: string;
-  first: number;
-  second: number;
-  year: number;
-}
-
-const SLASH_DATE = /(?<![\d/])(\d{1,2})\/(\d{1,2})\/(\d{4}|\d{2})(?![\d/])/g;
-
-export function findDates(text: string): PrintedDate[] {
-  return [...text.matchAll(SLASH_DATE)].map((m) => ({
-    text: m[0],
-    first: Number(m[1]),
-    second: Number(m[2]),
-    year: fullYear(m[3] ?? ''),
-  }));
-}
-
-/** Two-digit years belong to this century unless that would put them more than a year in the future. */
-function fullYear(printed: string): number {
-  const n = Number(printed);
-  if (printed.length === 4) return n;
-  const thisYear = new Date().getUTCFullYear() % 100;
-  return n <= thisYear + 1 ? 2000 + n : 1900 + n;
-}
-
-/** Month first, as US documents print dates; null when that is no calendar date. */
-export function usDateToIso(date: PrintedDate): string | null {
-  return isoIfValid(date.year, date.first, date.second);
-}
-
 /** A first number above 12 can only be a day: the document writes day/month/year. */
 export function isDayFirst(date: PrintedDate): boolean {
   return date.first > 12 && date.second >= 1 && date.second <= 12;
@@ -156,12 +125,6 @@ export type DateOrder = 'month_first' | 'day_first';
 /** The calendar date of a printed date read in the given order; null when that is no date. */
 export function dateToIso(date: PrintedDate, order: DateOrder): string | null {
   return order === 'day_first' ? isoIfValid(date.year, date.second, date.first) : usDateToIso(date);
-}
-
-function isoIfValid(year: number, month: number, day: number): string | null {
-  const d = new Date(Date.UTC(year, month - 1, day));
-  if (d.getUTCFullYear() !== year || d.getUTCMonth() !== month - 1 || d.getUTCDate() !== day) return null;
-  return d.toISOString().slice(0, 10);
 }
 
 const COLLECTED =
