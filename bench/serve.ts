@@ -38,10 +38,7 @@ const { openDatabase } = await importBuilt<typeof import('../src/engine/sqlite/o
   'src/engine/sqlite/open-database.js',
   'serve',
 );
-const { ApiKeys } = await importBuilt<typeof import('../src/keys/api-keys.js')>(
-  'src/keys/api-keys.js',
-  'serve',
-);
+const { ApiKeys } = await importBuilt<typeof import('../src/keys/sqlite.js')>('src/keys/sqlite.js', 'serve');
 const { startServer } = await importBuilt<typeof import('../src/server/serve.js')>(
   'src/server/serve.js',
   'serve',

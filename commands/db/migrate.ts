@@ -21,7 +21,7 @@ export default class DbMigrate extends EngineCommand<typeof DbMigrate> {
   ];
 
   async run(): Promise<MigrationResult[]> {
-    const results = await migrateStores({ home: this.home, store: this.store });
+    const results = await migrateStores(this.storeTarget);
     if (isPostgresUrl(this.store)) {
       const dir = await prepareSealingKeys(this.home);
       this.logToStderr(

@@ -11,7 +11,7 @@ export default class KeysCreate extends EngineCommand<typeof KeysCreate> {
   static override flags = { name: Flags.string({ description: 'A label for the key.', required: true }) };
 
   async run(): Promise<{ id: string; name: string; key: string; webhookSecret: string; createdAt: string }> {
-    const keys = await openKeyStore({ home: this.home, store: this.store });
+    const keys = await openKeyStore(this.storeTarget);
     try {
       const { key, apiKey } = await keys.create(this.flags.name);
       this.log(`id              ${apiKey.id}`);

@@ -7,7 +7,7 @@ export default class KeysList extends EngineCommand<typeof KeysList> {
   static override description = 'With --json: an array of {id, name, createdAt, revokedAt}.';
 
   async run(): Promise<Array<{ id: string; name: string; createdAt: string; revokedAt: string | null }>> {
-    const store = await openKeyStore({ home: this.home, store: this.store });
+    const store = await openKeyStore(this.storeTarget);
     try {
       const keys = (await store.list()).map((k) => ({
         id: k.id,

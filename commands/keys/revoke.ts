@@ -11,7 +11,7 @@ export default class KeysRevoke extends EngineCommand<typeof KeysRevoke> {
   };
 
   async run(): Promise<{ id: string; revokedAt: string }> {
-    const keys = await openKeyStore({ home: this.home, store: this.store });
+    const keys = await openKeyStore(this.storeTarget);
     try {
       const key = await keys.revoke(this.args.id);
       this.log(`API key ${key.id} revoked.`);

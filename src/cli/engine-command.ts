@@ -1,5 +1,6 @@
 import { type Command, Flags } from '@oclif/core';
 import type { Engine } from '../engine/engine.js';
+import type { StoreTarget } from '../store/target.js';
 import { BaseCommand } from './base-command.js';
 import { openEngine } from './engine.js';
 
@@ -20,7 +21,12 @@ export abstract class EngineCommand<T extends typeof Command> extends BaseComman
     return (this.flags as { store?: string }).store;
   }
 
+  /** --home and --store, as every store opener takes them. */
+  protected get storeTarget(): StoreTarget {
+    return { home: this.home, store: this.store };
+  }
+
   protected openEngine(): Promise<Engine> {
-    return openEngine({ home: this.home, store: this.store });
+    return openEngine(this.storeTarget);
   }
 }

@@ -1,8 +1,9 @@
 import { availableParallelism } from 'node:os';
 import { openBlobStore } from '../blobs/open.js';
 import { Engine } from '../engine/engine.js';
-import { openJobStore, type StoreTarget } from '../engine/open-store.js';
+import { openJobStore } from '../engine/open-store.js';
 import { createRegistry } from '../kinds.js';
+import type { StoreTarget } from '../store/target.js';
 
 /**
  * The engine over the job store --store names (default: the home's SQLite file), with every job kind and the

@@ -5,14 +5,15 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { execa } from 'execa';
+import { schemaVersion, sqliteVersion } from '../engine/sqlite/version.js';
 import { AssayError } from '../errors.js';
 import { keysDir } from '../home-secrets.js';
 import { PAGE_CPU_BUDGET_MS, pageBudgetMs } from '../lab/pipeline/ocr/page.js';
 import { packageRoot } from '../paths.js';
 import { bundledDataset, datasetVersion } from '../refdata/dataset.js';
-import { readSqliteMeta } from '../refdata/sqlite-backend.js';
+import { readSqliteMeta } from '../refdata/sqlite.js';
 import { satisfiesNodeRange } from './node-range.js';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip';
@@ -55,13 +56,8 @@ export function checkNode(version = process.versions.node): DoctorCheck {
 /** The native SQLite module: loads, opens an in-memory database, answers a query. */
 export function checkSqlite(): DoctorCheck {
   try {
-    const db = new Database(':memory:');
-    try {
-      const { v } = db.prepare('SELECT sqlite_version() AS v').get() as { v: string };
-      return { check: 'sqlite', status: 'ok', detail: `better-sqlite3 native module, SQLite ${v}` };
-    } finally {
-      db.close();
-    }
+    const version = sqliteVersion();
+    return { check: 'sqlite', status: 'ok', detail: `better-sqlite3 native module, SQLite ${version}` };
   } catch (error) {
     return {
       check: 'sqlite',
@@ -227,8 +223,8 @@ export function checkStore(
 ): { check: DoctorCheck; db?: Database.Database } {
   try {
     const db = open(home);
-    const schema = db.pragma('user_version', { simple: true }) as number;
-    return { check: { check: 'store', status: 'ok', detail: `${db.name} (schema ${schema})` }, db };
+    const detail = `${db.name} (schema ${schemaVersion(db)})`;
+    return { check: { check: 'store', status: 'ok', detail }, db };
   } catch (error) {
     const fix =
       error instanceof AssayError && error.suggestions.length > 0

@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import type { StoreTarget } from './open-store.js';
+import type { StoreTarget } from '../store/target.js';
 import { createPool, openFailure } from './postgres/connect.js';
 import { migratePg } from './postgres/migrate.js';
 import { describeUrl, isPostgresUrl } from './postgres/url.js';
 import { DB_FILENAME, openDatabase } from './sqlite/open-database.js';
+import { fileSchemaVersion, schemaVersion } from './sqlite/version.js';
 
 export interface MigrationResult {
   store: 'sqlite' | 'postgres';
@@ -18,14 +18,9 @@ export interface MigrationResult {
 /** The home's SQLite file: jobs (unless --store says otherwise), API keys, rate limits, reference data. */
 function migrateHome(home: string): MigrationResult {
   const file = join(home, DB_FILENAME);
-  let from = 0;
-  if (existsSync(file)) {
-    const raw = new Database(file, { readonly: true });
-    from = raw.pragma('user_version', { simple: true }) as number;
-    raw.close();
-  }
+  const from = existsSync(file) ? fileSchemaVersion(file) : 0;
   const db = openDatabase(home);
-  const to = db.pragma('user_version', { simple: true }) as number;
+  const to = schemaVersion(db);
   db.close();
   return { store: 'sqlite', location: file, from, to };
 }

@@ -1,13 +1,11 @@
-import type Database from 'better-sqlite3';
-import { isPostgresUrl } from '../engine/postgres/url.js';
-import { UsageError } from '../errors.js';
+import { postgresUrl, type StoreTarget } from '../store/target.js';
 import type { ApiKey, ApiKeyWithSecret } from './api-keys.js';
 
 /**
- * Where API keys live: the home's SQLite file (sqlite-key-store.ts) or a PostgreSQL database every node
- * shares (postgres-key-store.ts). Webhook secrets are sealed with the home's keys/webhook-secrets.key in
- * both, so a node reads them only with that file. Requests do not come here one by one: `assay serve`
- * checks keys through KeyVerifier's short cache (key-verifier.ts).
+ * Where API keys live: the home's SQLite file (sqlite.ts) or a PostgreSQL database every node shares
+ * (postgres.ts). Webhook secrets are sealed with the home's keys/webhook-secrets.key in both, so a node
+ * reads them only with that file. Requests do not come here one by one: `assay serve` checks keys through
+ * KeyVerifier's short cache (verifier.ts).
  */
 export interface KeyStore {
   /** A new key; the plain key and webhook secret are returned here and never again. */
@@ -15,7 +13,7 @@ export interface KeyStore {
   list(): Promise<ApiKey[]>;
   /** NotFoundError for an unknown id, ConflictError for a key already revoked. */
   revoke(id: string): Promise<ApiKey>;
-  /** The active key whose hash is `keyHash` (key-material.ts hashKey), or null. */
+  /** The active key whose hash is `keyHash` (material.ts hashKey), or null. */
   findActive(keyHash: string): Promise<ApiKey | null>;
   /** The signing secret of an active key, or null when revoked or unknown. */
   webhookSecret(id: string): Promise<string | null>;
@@ -24,25 +22,8 @@ export interface KeyStore {
   close(): Promise<void>;
 }
 
-export interface StoreTarget {
-  home: string;
-  /** Unset or 'sqlite': the home's SQLite file; a postgres:// URL: that database. */
-  store?: string;
-  /** An open connection to the home's SQLite file to use instead of opening one (the server's own). */
-  db?: Database.Database;
-}
-
-/** Null for the SQLite home, the URL for PostgreSQL; a usage error for anything else. */
-export function postgresTarget(store: string | undefined): string | null {
-  if (!store || store === 'sqlite') return null;
-  if (isPostgresUrl(store)) return store;
-  throw new UsageError('--store (ASSAY_STORE) must be a postgres:// or postgresql:// connection string.', [
-    'Leave it unset to keep jobs, keys and rate limits in the SQLite file under --home.',
-  ]);
-}
-
 export async function openKeyStore(target: StoreTarget): Promise<KeyStore> {
-  const url = postgresTarget(target.store);
+  const url = postgresUrl(target, 'jobs, keys and rate limits in the SQLite file');
   // pg loads only for a PostgreSQL store: the SQLite default does not pay for it.
   if (url) return (await import('./postgres.js')).PgKeyStore.open(url, { home: target.home });
   const { SqliteKeyStore } = await import('./sqlite.js');

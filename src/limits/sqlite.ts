@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { retryBusy } from '../engine/sqlite/busy.js';
 import { openDatabase } from '../engine/sqlite/open-database.js';
+import type { StoreTarget } from '../store/target.js';
 import { type LimitStore, type WindowCount, type WindowKey, windowId } from './store.js';
 
 /** Rate-limit counters in the home's SQLite file (rate_counters, migration 0004). */
@@ -47,7 +48,7 @@ export class SqliteLimitStore implements LimitStore {
     };
   }
 
-  static open(target: { home: string; db?: Database.Database }): SqliteLimitStore {
+  static open(target: StoreTarget): SqliteLimitStore {
     return target.db
       ? new SqliteLimitStore(target.db)
       : new SqliteLimitStore(openDatabase(target.home), true);

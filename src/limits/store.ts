@@ -1,4 +1,4 @@
-import { postgresTarget, type StoreTarget } from '../keys/store.js';
+import { postgresUrl, type StoreTarget } from '../store/target.js';
 
 /** One fixed window of one rule for one subject (an API key id). */
 export interface WindowKey {
@@ -15,9 +15,9 @@ export interface WindowCount extends WindowKey {
 export const windowId = (w: WindowKey): string => `${w.bucket}\u0000${w.subject}\u0000${w.windowStart}`;
 
 /**
- * Rate-limit counters shared by every process on the store: the home's SQLite file
- * (sqlite-limit-store.ts) or a PostgreSQL database every node shares (postgres-limit-store.ts). The
- * counting itself happens in memory in RateLimiter (rate-limit.ts); this is only what must be shared.
+ * Rate-limit counters shared by every process on the store: the home's SQLite file (sqlite.ts) or a
+ * PostgreSQL database every node shares (postgres.ts). The counting itself happens in memory in RateLimiter
+ * (rate-limit.ts); this is only what must be shared.
  */
 export interface LimitStore {
   /**
@@ -44,7 +44,7 @@ export interface LimitStore {
 }
 
 export async function openLimitStore(target: StoreTarget): Promise<LimitStore> {
-  const url = postgresTarget(target.store);
+  const url = postgresUrl(target, 'jobs, keys and rate limits in the SQLite file');
   // pg loads only for a PostgreSQL store: the SQLite default does not pay for it.
   if (url) return (await import('./postgres.js')).PgLimitStore.open(url);
   const { SqliteLimitStore } = await import('./sqlite.js');

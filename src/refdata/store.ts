@@ -12,7 +12,7 @@ import { statisticsAge } from './age.js';
 import { bundledDataset, type RefDataset } from './dataset.js';
 import { rangeSex, rangeVendor } from './range-filter.js';
 import type { RefdataBackend, RefdataMeta } from './refdata-store.js';
-import { SqliteRefdataBackend } from './sqlite-backend.js';
+import { SqliteRefdataBackend } from './sqlite.js';
 
 export type { RefdataMeta } from './refdata-store.js';
 

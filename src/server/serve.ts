@@ -9,6 +9,7 @@ import { openKeyStore } from '../keys/store.js';
 import { LAB_WEBHOOK_KIND } from '../lab/http/webhook.js';
 import { openLimitStore } from '../limits/store.js';
 import { DELIVERY_KIND } from '../report/delivery/payload.js';
+import type { StoreTarget } from '../store/target.js';
 import { buildApp } from './app.js';
 import { AREAS } from './areas.js';
 import { StoreHealth } from './store-health.js';
@@ -45,7 +46,7 @@ export async function startServer(engine: Engine, opts: ServeOptions): Promise<R
   // The server's own connection (keys, rate counters, readiness) waits for locks between event-loop turns.
   const db = openDatabase(opts.home, { busyTimeoutMs: STATEMENT_BUSY_MS });
   const health = new StoreHealth(db);
-  const target = { home: opts.home, store: opts.store, db };
+  const target: StoreTarget = { home: opts.home, store: opts.store, db };
   const keys = await openKeyStore(target);
   const limits = await openLimitStore(target).catch(async (error: unknown) => {
     await keys.close();

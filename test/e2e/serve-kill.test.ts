@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/engine/sqlite/open-database.js';
-import { ApiKeys } from '../../src/keys/api-keys.js';
+import { ApiKeys } from '../../src/keys/sqlite.js';
 import { tmpHome } from '../engine/support/tmp-home.js';
 
 /**

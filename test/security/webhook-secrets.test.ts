@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/engine/sqlite/open-database.js';
 import { SealedValueError } from '../../src/home-secrets.js';
-import { ApiKeys } from '../../src/keys/api-keys.js';
+import { ApiKeys } from '../../src/keys/sqlite.js';
 import { assay, json } from '../e2e/cli.js';
 import { tmpHome } from '../engine/support/tmp-home.js';
 import { startTestServer } from '../server/support/test-server.js';

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/engine/sqlite/open-database.js';
-import { ApiKeys, SERVER_KEY_CACHE_MS } from '../../src/keys/api-keys.js';
+import { SERVER_KEY_CACHE_MS } from '../../src/keys/api-keys.js';
+import { ApiKeys } from '../../src/keys/sqlite.js';
 import type { RunningServer } from '../../src/server/serve.js';
 import { tmpHome } from '../engine/support/tmp-home.js';
 import { startTestServer } from './support/test-server.js';

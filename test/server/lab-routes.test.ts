@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/engine/sqlite/open-database.js';
-import { ApiKeys } from '../../src/keys/api-keys.js';
+import { ApiKeys } from '../../src/keys/sqlite.js';
 import type { RunningServer } from '../../src/server/serve.js';
 import { tmpHome } from '../engine/support/tmp-home.js';
 import { startTestServer } from './support/test-server.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/engine/sqlite/open-database.js';
-import { ApiKeys } from '../../src/keys/api-keys.js';
+import { ApiKeys } from '../../src/keys/sqlite.js';
 import { bundledDataset } from '../../src/refdata/dataset.js';
 import { RefdataStore } from '../../src/refdata/store.js';
 import { syncRefdata } from '../../src/refdata/sync.js';

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/engine/sqlite/open-database.js';
-import { ApiKeys } from '../../src/keys/api-keys.js';
+import { ApiKeys } from '../../src/keys/sqlite.js';
 import { reportAckSchema, reportCallbackSchema, reportStatusRecordSchema } from '../../src/schemas/report.js';
 import type { RunningServer } from '../../src/server/serve.js';
 import { checkTargetUrl } from '../../src/server/target-policy.js';

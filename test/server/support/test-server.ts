@@ -1,6 +1,6 @@
 import { openEngine } from '../../../src/cli/engine.js';
 import { openDatabase } from '../../../src/engine/sqlite/open-database.js';
-import { ApiKeys } from '../../../src/keys/api-keys.js';
+import { ApiKeys } from '../../../src/keys/sqlite.js';
 import { type RunningServer, startServer } from '../../../src/server/serve.js';
 
 /** A new API key in the home's store, as `assay keys create` makes it. */
