@@ -1,7 +1,7 @@
 import { Args, Flags } from '@oclif/core';
 import { defaultConcurrency, leaseMsFromEnv } from '../src/cli/engine.js';
 import { EngineCommand } from '../src/cli/engine-command.js';
-import { onShutdownSignal } from '../src/engine/shutdown.js';
+import { closeOnSignal } from '../src/cli/interrupt.js';
 import { type ReviewSession, startReview } from '../src/review/run-review.js';
 
 export default class Review extends EngineCommand<typeof Review> {
@@ -64,7 +64,7 @@ export default class Review extends EngineCommand<typeof Review> {
     });
     if (this.jsonEnabled()) this.logJson(session.summary);
     else this.log(`Review page: ${session.summary.url}\n(Ctrl-C to stop.)`);
-    onShutdownSignal(() => session.close());
+    closeOnSignal(() => session.close());
     return new Promise<never>(() => {});
   }
 }

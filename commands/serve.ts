@@ -2,8 +2,8 @@ import { Flags } from '@oclif/core';
 import { defaultConcurrency, leaseMsFromEnv } from '../src/cli/engine.js';
 import { EngineCommand } from '../src/cli/engine-command.js';
 import { formatsSee } from '../src/cli/help.js';
+import { closeOnSignal } from '../src/cli/interrupt.js';
 import { describeUrl } from '../src/engine/postgres/url.js';
-import { onShutdownSignal } from '../src/engine/shutdown.js';
 import { startServer } from '../src/server/serve.js';
 
 export default class Serve extends EngineCommand<typeof Serve> {
@@ -63,7 +63,7 @@ export default class Serve extends EngineCommand<typeof Serve> {
     });
     const jobs = this.store ? `, jobs in PostgreSQL ${describeUrl(this.store)}` : '';
     process.stderr.write(`assay serve listening on ${server.url} (home ${this.home}${jobs})\n`);
-    onShutdownSignal(async () => {
+    closeOnSignal(async () => {
       process.stderr.write('assay serve: draining requests and jobs...\n');
       await server.close();
     });

@@ -3,9 +3,11 @@ import { defaultConcurrency, leaseMsFromEnv } from '../../src/cli/engine.js';
 import { EngineCommand } from '../../src/cli/engine-command.js';
 import { type JobView, jobView } from '../../src/cli/job-view.js';
 import { waitWithProgress } from '../../src/cli/progress.js';
+import { withWorkers } from '../../src/cli/run-workers.js';
 import { renderTable } from '../../src/cli/table.js';
 import { demoKind } from '../../src/engine/demo.js';
-import { onShutdownSignal } from '../../src/engine/shutdown.js';
+import type { Engine } from '../../src/engine/engine.js';
+import type { JobRecord } from '../../src/engine/types.js';
 import { EXIT } from '../../src/errors.js';
 
 export default class JobsDemo extends EngineCommand<typeof JobsDemo> {
@@ -35,25 +37,18 @@ export default class JobsDemo extends EngineCommand<typeof JobsDemo> {
 
   async run(): Promise<{ jobs: JobView[] }> {
     const engine = await this.openEngine();
-    const stopSignals = onShutdownSignal(() => engine.close());
-    try {
-      const jobs = await engine.enqueueMany(
-        Array.from({ length: this.flags.count }, (_, n) =>
-          engine.registry.newJob(demoKind.kind, {
-            n,
-            workMs: this.flags['work-ms'],
-            failTimes: this.flags['fail-times'],
-          }),
-        ),
-      );
-      if (!this.flags.wait) {
+    if (!this.flags.wait) {
+      try {
+        const jobs = await this.enqueue(engine);
         this.log(`Enqueued ${jobs.length} demo jobs; run \`assay jobs work\` to process them.`);
         return { jobs: jobs.map((j) => jobView(j)) };
+      } finally {
+        await engine.close();
       }
-      engine.startWorker({
-        concurrency: this.flags.concurrency ?? defaultConcurrency(),
-        leaseMs: leaseMsFromEnv(),
-      });
+    }
+    const slots = { concurrency: this.flags.concurrency ?? defaultConcurrency(), leaseMs: leaseMsFromEnv() };
+    return withWorkers(engine, slots, async () => {
+      const jobs = await this.enqueue(engine);
       const finished = await waitWithProgress(
         engine,
         jobs.map((j, i) => ({ id: j.id, label: `demo job ${i + 1}` })),
@@ -70,9 +65,18 @@ export default class JobsDemo extends EngineCommand<typeof JobsDemo> {
       this.log(`${views.length - failed} of ${views.length} demo jobs completed.`);
       if (failed > 0) process.exitCode = EXIT.jobFailed;
       return { jobs: views };
-    } finally {
-      stopSignals();
-      await engine.close();
-    }
+    });
+  }
+
+  private enqueue(engine: Engine): Promise<JobRecord[]> {
+    return engine.enqueueMany(
+      Array.from({ length: this.flags.count }, (_, n) =>
+        engine.registry.newJob(demoKind.kind, {
+          n,
+          workMs: this.flags['work-ms'],
+          failTimes: this.flags['fail-times'],
+        }),
+      ),
+    );
   }
 }

@@ -1,36 +1,26 @@
-import { mkdir, readFile } from 'node:fs/promises';
 import { basename, extname, join, resolve } from 'node:path';
 import { Flags } from '@oclif/core';
 import { defaultConcurrency, leaseMsFromEnv } from '../../src/cli/engine.js';
 import { EngineCommand } from '../../src/cli/engine-command.js';
 import { formatsSee } from '../../src/cli/help.js';
-import { type Interrupt, listenForInterrupt, signalExitCode } from '../../src/cli/interrupt.js';
+import { signalExitCode } from '../../src/cli/interrupt.js';
+import { type WorkerSlots, withWorkers } from '../../src/cli/run-workers.js';
 import { renderTable } from '../../src/cli/table.js';
 import type { Engine } from '../../src/engine/engine.js';
-import type { JobRecord } from '../../src/engine/types.js';
 import { EXIT, UsageError } from '../../src/errors.js';
-import {
-  alreadyDone,
-  collectPdfs,
-  type FileResult,
-  isPdf,
-  markDone,
-  summaryRow,
-} from '../../src/lab/batch/files.js';
-import { INTERRUPT_GRACE_MS, runBatch } from '../../src/lab/batch/run.js';
+import { collectPdfs, type FileResult, summaryRow } from '../../src/lab/batch/files.js';
+import { type BatchOptions, runBatch } from '../../src/lab/batch/run.js';
 import {
   batchSummary,
   type Interrupted,
   interruptedCounts,
   rejectionLines,
 } from '../../src/lab/batch/summary.js';
-import { watchedFile, watchStableMs } from '../../src/lab/batch/watch-file.js';
-import { checkDob, type LabSubmission, submitLabFile } from '../../src/lab/job/kind.js';
-import { labStatusBody } from '../../src/lab/job/status-body.js';
-import { closeSharedThreadPool, sharedThreadPool } from '../../src/lab/job/thread-pool.js';
-import { type Format, parseFormats, render, writeOne } from '../../src/lab/output/formats.js';
+import { watchPdfs } from '../../src/lab/batch/watch.js';
+import { checkDob } from '../../src/lab/job/kind.js';
+import { sharedThreadPool } from '../../src/lab/job/thread-pool.js';
+import { type Format, parseFormats, render } from '../../src/lab/output/formats.js';
 import { outputNames } from '../../src/lab/output/names.js';
-import { reviewedResult } from '../../src/review/job-reviews.js';
 
 export default class LabExtract extends EngineCommand<typeof LabExtract> {
   static override summary = 'Extract structured results from lab report PDFs.';
@@ -117,43 +107,41 @@ export default class LabExtract extends EngineCommand<typeof LabExtract> {
     // The threads compile pdf.js and the pipeline while this thread opens the store and submits the batch.
     sharedThreadPool().prestart(files.length);
     const engine = await this.openEngine();
-    engine.startWorker({
-      concurrency: this.flags.concurrency ?? defaultConcurrency(),
-      leaseMs: leaseMsFromEnv(),
-    });
     if (this.flags.watch) return this.watchFolder(engine, resolve(this.flags.watch));
-    const interrupt = listenForInterrupt();
-    try {
-      return await this.extractBatch(engine, files, interrupt);
-    } finally {
-      // Still listening while the store closes: a late Ctrl-C must not cut the close short.
-      await shutdown(engine);
-      interrupt.dispose();
-    }
+    return withWorkers(engine, { ...this.slots(), onSignal: 'report' }, (workers) =>
+      this.extractBatch(engine, files, workers),
+    );
   }
 
-  private options(): Omit<LabSubmission, 'pdf' | 'filename'> {
+  private slots(): WorkerSlots {
+    return { concurrency: this.flags.concurrency ?? defaultConcurrency(), leaseMs: leaseMsFromEnv() };
+  }
+
+  /** What a batch and a watched folder share: how each PDF is submitted and its outputs written. */
+  private batchOptions() {
     return {
-      dateOfBirth: this.flags.dob,
-      rejectIfPHI: this.flags['reject-if-phi'],
-      anyLab: this.flags['any-lab'],
+      home: this.home,
+      submission: {
+        dateOfBirth: this.flags.dob,
+        rejectIfPHI: this.flags['reject-if-phi'],
+        anyLab: this.flags['any-lab'],
+      },
+      formats: this.formats(),
+      subject: this.flags.subject,
+      explain: this.flags.explain,
     };
   }
 
   private async extractBatch(
     engine: Engine,
     files: string[],
-    interrupt: Interrupt,
+    interrupt: BatchOptions['interrupt'],
   ): Promise<{ files: FileResult[]; interrupted?: Interrupted }> {
     const run = await runBatch(engine, files, {
-      home: this.home,
-      submission: this.options(),
+      ...this.batchOptions(),
       outDir: this.flags.out,
-      formats: this.formats(),
-      subject: this.flags.subject,
       quiet: this.jsonEnabled(),
       interrupt,
-      explain: this.flags.explain,
     });
     const results = run.files;
     const names = outputNames(files);
@@ -201,140 +189,31 @@ export default class LabExtract extends EngineCommand<typeof LabExtract> {
     return documents[0] ?? null;
   }
 
-  /** The status body of a finished job, written to --out in each format asked for. */
-  private async record(
-    engine: Engine,
-    file: string,
-    job: JobRecord,
-    outDir = this.flags.out,
-  ): Promise<FileResult> {
-    const result = await reviewedResult(
-      engine.blobs,
-      job.id,
-      labStatusBody(job, { explain: this.flags.explain }),
-    );
-    let output: string | null = null;
-    if (outDir) {
-      for (const format of this.formats()) {
-        const written = await writeOne(outDir, format, { file, result }, { subject: this.flags.subject });
-        if (format === 'json') output = written;
-      }
-    }
-    return { file, output, result };
-  }
-
-  /**
-   * One file of a hot folder: skipped when it is no regular file, left for its next change while its PDF
-   * trailer has not arrived, else extracted once (a done marker records it) and its outputs written.
-   * True when it was extracted now.
-   */
-  private async takeWatched(
-    engine: Engine,
-    file: string,
-    ctx: {
-      doneDir: string;
-      outDir: string;
-      waiting: Set<string>;
-      unfinished: Set<string>;
-      signal: AbortSignal;
-    },
-  ): Promise<boolean> {
-    const seen = await watchedFile(file);
-    if (!seen.take) {
-      if (seen.why === 'not_a_file')
-        this.logToStderr(
-          `${basename(file)}: not a regular file in the folder (a link, FIFO or device): skipped.`,
-        );
-      else if (!ctx.waiting.has(file))
-        this.logToStderr(`${basename(file)}: not a whole PDF yet (no %%EOF trailer): waiting for the rest.`);
-      if (seen.why === 'incomplete') ctx.waiting.add(file);
-      return false;
-    }
-    ctx.waiting.delete(file);
-    if (await alreadyDone(ctx.doneDir, file)) return false;
-    const job = await submitLabFile(engine, this.home, {
-      pdf: await readFile(file),
-      filename: basename(file),
-      ...this.options(),
-    });
-    ctx.unfinished.add(file);
-    const [finished] = await engine.waitFor([job.id], { signal: ctx.signal });
-    const result = await this.record(engine, file, finished ?? job, ctx.outDir);
-    await markDone(ctx.doneDir, file, job.id);
-    ctx.unfinished.delete(file);
-    if (this.jsonEnabled()) process.stdout.write(`${JSON.stringify(result)}\n`);
-    else this.log(`${basename(file)}: ${result.result.status}${result.output ? ` -> ${result.output}` : ''}`);
-    return true;
-  }
-
   /**
    * Hot folder: every PDF that appears in `dir` (once fully written) is extracted and its body written to
-   * --out (default <dir>/results). A marker in <dir>/.assay-done records each file done, with its size and
-   * time, so a restarted watcher skips what it already did but redoes a file that was replaced.
+   * --out (default <dir>/results), until Ctrl-C; then says what it did and exits 130 (143 on SIGTERM).
    */
   private async watchFolder(engine: Engine, dir: string): Promise<never> {
-    const outDir = this.flags.out ?? join(dir, 'results');
-    const doneDir = join(dir, '.assay-done');
-    await mkdir(doneDir, { recursive: true });
-    // chokidar only for --watch: a batch does not pay for it.
-    const { watch } = await import('chokidar');
-    const watcher = watch(dir, {
-      depth: 0,
-      ignoreInitial: false,
-      // Links are not followed: a link out of the folder is reported and skipped, never read.
-      followSymlinks: false,
-      awaitWriteFinish: { stabilityThreshold: watchStableMs(), pollInterval: 100 },
-      ignored: (path, stats) => basename(path).startsWith('.') || (!!stats?.isFile() && !isPdf(path)),
-    });
-    const interrupt = listenForInterrupt();
-    let extracted = 0;
-    const unfinished = new Set<string>();
-    const busy = new Set<string>();
-    const waiting = new Set<string>();
-    const handle = async (file: string) => {
-      if (!isPdf(file) || busy.has(file)) return;
-      busy.add(file);
-      try {
-        const ctx = { doneDir, outDir, waiting, unfinished, signal: interrupt.signal };
-        if (await this.takeWatched(engine, file, ctx)) extracted += 1;
-      } finally {
-        busy.delete(file);
-      }
-    };
-    const take = (file: string) => {
-      handle(file).catch((error: Error) => {
-        // Waits cut short by Ctrl-C are counted in the summary, not reported one by one.
-        if (!interrupt.signal.aborted) this.logToStderr(`${basename(file)}: ${error.message}`);
+    const json = this.jsonEnabled();
+    const signal = await withWorkers(engine, { ...this.slots(), onSignal: 'report' }, async (workers) => {
+      const { extracted, unfinished } = await watchPdfs(engine, {
+        ...this.batchOptions(),
+        dir,
+        outDir: this.flags.out ?? join(dir, 'results'),
+        json,
+        signal: workers.signal,
+        say: (line) => (json ? process.stdout.write(`${line}\n`) : this.log(line)),
+        warn: (line) => this.logToStderr(line),
       });
-    };
-    watcher.on('add', take);
-    // A file still being written when first seen is looked at again each time it grows.
-    watcher.on('change', take);
-
-    interrupt.signal.addEventListener('abort', async () => {
-      const signal = interrupt.received() ?? 'SIGINT';
-      await watcher.close();
-      // Unfinished files have no done marker: the next watch submits them again and gets the same job back.
-      await engine.stopWorkers(INTERRUPT_GRACE_MS);
-      const counts = { signal, ended: extracted, left: unfinished.size };
-      if (this.jsonEnabled()) process.stdout.write(`${JSON.stringify({ interrupted: counts })}\n`);
+      const received = workers.received() ?? 'SIGINT';
+      const counts = { signal: received, ended: extracted, left: unfinished };
+      if (json) process.stdout.write(`${JSON.stringify({ interrupted: counts })}\n`);
       else
         this.logToStderr(
-          `Stopped (${signal}): ${extracted} PDFs extracted; ${unfinished.size} unfinished, picked up by the next watch.`,
+          `Stopped (${received}): ${extracted} PDFs extracted; ${unfinished} unfinished, picked up by the next watch.`,
         );
-      await shutdown(engine).catch(() => {});
-      process.exit(signalExitCode(signal));
+      return received;
     });
-    // Said once the folder has been read and Ctrl-C is handled: a caller may wait for this line.
-    watcher.once('ready', () => {
-      if (!this.jsonEnabled())
-        this.logToStderr(`Watching ${dir} for PDFs (Ctrl-C to stop); results go to ${outDir}.`);
-    });
-    return new Promise<never>(() => {});
+    process.exit(signalExitCode(signal));
   }
-}
-
-async function shutdown(engine: Engine): Promise<void> {
-  await engine.close();
-  await closeSharedThreadPool();
 }

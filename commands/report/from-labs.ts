@@ -6,24 +6,25 @@ import { EngineCommand } from '../../src/cli/engine-command.js';
 import { formatsSee } from '../../src/cli/help.js';
 import { personFlags, personFrom, requiredDob } from '../../src/cli/person-flags.js';
 import { waitWithProgress } from '../../src/cli/progress.js';
+import { withWorkers } from '../../src/cli/run-workers.js';
 import { renderTable } from '../../src/cli/table.js';
 import { printDeliveryFailures } from '../../src/delivery/failure-words.js';
 import { onDeliveryFailure } from '../../src/delivery/http.js';
 import type { Engine } from '../../src/engine/engine.js';
-import { onShutdownSignal } from '../../src/engine/shutdown.js';
 import { EXIT, UsageError } from '../../src/errors.js';
 import { labStatusBody } from '../../src/lab/job/status-body.js';
-import { closeSharedThreadPool } from '../../src/lab/job/thread-pool.js';
 import { emptyReportReasons } from '../../src/report/from-labs/empty.js';
 import type { Conflict, Unusable } from '../../src/report/from-labs/events.js';
 import { submitPdfs } from '../../src/report/from-labs/extract-pdfs.js';
 import {
   collectInputs,
   type FileOutcome,
+  type InputFiles,
   type ReadFile,
   readExtraction,
   readJsonInput,
 } from '../../src/report/from-labs/inputs.js';
+import type { Person } from '../../src/report/from-labs/person.js';
 import { buildLabRequest, type EventSummary, requestFileText } from '../../src/report/from-labs/request.js';
 import { snapshotEvent } from '../../src/report/from-labs/snapshot.js';
 import { conflictLines, unusableLines } from '../../src/report/from-labs/summary.js';
@@ -131,54 +132,54 @@ export default class ReportFromLabs extends EngineCommand<typeof ReportFromLabs>
     const person = personFrom(this.flags, 'report from-labs labs/');
     const inputs = await collectInputs(argv as string[]);
     const engine = await this.openEngine();
-    engine.startWorker({
-      concurrency: this.flags.concurrency ?? defaultConcurrency(),
-      leaseMs: leaseMsFromEnv(),
-    });
-    const stopSignals = onShutdownSignal(() => shutdown(engine));
-    // The in-process worker delivers: say why a delivery got no answer (DNS, refused, timeout).
-    const stopFailures = printDeliveryFailures(onDeliveryFailure, (line) => this.logToStderr(line));
-    try {
-      const read = [
-        ...(await this.extractPdfs(engine, inputs.pdfs, person.dob)),
-        ...inputs.json.map(readJsonInput),
-      ];
-      const files = read.map((r) => r.outcome);
-      this.log(renderTable(['FILE', 'KIND', 'STATUS', 'RESULTS'], files.map(fileRow)));
-      const built = buildLabRequest(
-        read.flatMap((r) => r.results),
-        person,
-      );
-      const out = resolve(this.flags.out);
-      const parsed: ParsedReportRequest = this.flags.condensed
-        ? { variant: 'condensed', request: condensedOf(built.request) }
-        : { variant: 'full', request: built.request };
-      const requestPath = writeRequest(out, this.flags.name, parsed);
-      const leftOut = excludedValues(requestEvents(parsed.request), parsed.request.report_metadata);
-      this.describe(built, files, requestPath, leftOut);
-      const summary = {
-        files,
-        events: built.events,
-        conflicts: built.conflicts,
-        unusable: built.unusable,
-        left_out: leftOut,
-        request: requestPath,
-      };
-      const empty = emptyReportReasons(scoreRequest(parsed.request).events.at(-1) as EventScore);
-      if (empty && !this.flags['allow-empty']) {
-        this.logToStderr('\nNothing to score: no domain and no biological age can be computed.');
-        for (const line of empty) this.logToStderr(`  ${line}`);
-        this.logToStderr('No report was made; --allow-empty makes it anyway.');
-        process.exitCode = EXIT.jobFailed;
-        return { ...summary, empty_reasons: empty, report: null };
+    const slots = { concurrency: this.flags.concurrency ?? defaultConcurrency(), leaseMs: leaseMsFromEnv() };
+    return withWorkers(engine, slots, async () => {
+      // The in-process worker delivers: say why a delivery got no answer (DNS, refused, timeout).
+      const stopFailures = printDeliveryFailures(onDeliveryFailure, (line) => this.logToStderr(line));
+      try {
+        return await this.build(engine, inputs, person);
+      } finally {
+        stopFailures();
       }
-      const report = await this.runReport(engine, parsed, { dir: out, name: this.flags.name });
-      return { ...summary, empty_reasons: empty ?? [], report };
-    } finally {
-      stopSignals();
-      stopFailures();
-      await shutdown(engine);
+    });
+  }
+
+  private async build(engine: Engine, inputs: InputFiles, person: Person): Promise<FromLabsOutput> {
+    const read = [
+      ...(await this.extractPdfs(engine, inputs.pdfs, person.dob)),
+      ...inputs.json.map(readJsonInput),
+    ];
+    const files = read.map((r) => r.outcome);
+    this.log(renderTable(['FILE', 'KIND', 'STATUS', 'RESULTS'], files.map(fileRow)));
+    const built = buildLabRequest(
+      read.flatMap((r) => r.results),
+      person,
+    );
+    const out = resolve(this.flags.out);
+    const parsed: ParsedReportRequest = this.flags.condensed
+      ? { variant: 'condensed', request: condensedOf(built.request) }
+      : { variant: 'full', request: built.request };
+    const requestPath = writeRequest(out, this.flags.name, parsed);
+    const leftOut = excludedValues(requestEvents(parsed.request), parsed.request.report_metadata);
+    this.describe(built, files, requestPath, leftOut);
+    const summary = {
+      files,
+      events: built.events,
+      conflicts: built.conflicts,
+      unusable: built.unusable,
+      left_out: leftOut,
+      request: requestPath,
+    };
+    const empty = emptyReportReasons(scoreRequest(parsed.request).events.at(-1) as EventScore);
+    if (empty && !this.flags['allow-empty']) {
+      this.logToStderr('\nNothing to score: no domain and no biological age can be computed.');
+      for (const line of empty) this.logToStderr(`  ${line}`);
+      this.logToStderr('No report was made; --allow-empty makes it anyway.');
+      process.exitCode = EXIT.jobFailed;
+      return { ...summary, empty_reasons: empty, report: null };
     }
+    const report = await this.runReport(engine, parsed, { dir: out, name: this.flags.name });
+    return { ...summary, empty_reasons: empty ?? [], report };
   }
 
   private async extractPdfs(engine: Engine, pdfs: string[], dob: string): Promise<ReadFile[]> {
@@ -271,9 +272,4 @@ function writeRequest(dir: string, name: string, parsed: ParsedReportRequest): s
   const path = join(dir, `${name}.request.json`);
   writeFileSync(path, requestFileText(parsed.request));
   return path;
-}
-
-async function shutdown(engine: Engine): Promise<void> {
-  await engine.close();
-  await closeSharedThreadPool();
 }

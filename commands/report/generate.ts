@@ -6,11 +6,11 @@ import { EngineCommand } from '../../src/cli/engine-command.js';
 import { formatsSee } from '../../src/cli/help.js';
 import { personFlags, personFrom } from '../../src/cli/person-flags.js';
 import { waitWithProgress } from '../../src/cli/progress.js';
+import { type RunningWorkers, withWorkers } from '../../src/cli/run-workers.js';
 import { renderTable } from '../../src/cli/table.js';
 import { printDeliveryFailures } from '../../src/delivery/failure-words.js';
 import { onDeliveryFailure } from '../../src/delivery/http.js';
 import type { Engine } from '../../src/engine/engine.js';
-import { onShutdownSignal } from '../../src/engine/shutdown.js';
 import { EXIT, UsageError } from '../../src/errors.js';
 import { requestFileText } from '../../src/report/from-labs/request.js';
 import { conflictLines, unusableLines } from '../../src/report/from-labs/summary.js';
@@ -109,63 +109,68 @@ export default class ReportGenerate extends EngineCommand<typeof ReportGenerate>
       throw new UsageError(`No request files (*.json) in ${paths.join(', ')}.`);
     }
     const engine = await this.openEngine();
-    engine.startWorker({
-      concurrency: this.flags.concurrency ?? defaultConcurrency(),
-      leaseMs: leaseMsFromEnv(),
+    const slots = { concurrency: this.flags.concurrency ?? defaultConcurrency(), leaseMs: leaseMsFromEnv() };
+    const dir = this.flags.watch;
+    if (dir) return withWorkers(engine, slots, (workers) => this.watch(engine, dir, workers));
+    return withWorkers(engine, slots, async () => {
+      // The in-process worker delivers: say why a delivery got no answer (DNS, refused, timeout).
+      const stopFailures = printDeliveryFailures(onDeliveryFailure, (line) => this.logToStderr(line));
+      try {
+        return await this.generate(engine, files, fromLabs);
+      } finally {
+        stopFailures();
+      }
     });
-    if (this.flags.watch) return this.watch(engine, this.flags.watch);
-    const stopSignals = onShutdownSignal(() => engine.close());
-    // The in-process worker delivers: say why a delivery got no answer (DNS, refused, timeout).
-    const stopFailures = printDeliveryFailures(onDeliveryFailure, (line) => this.logToStderr(line));
-    try {
-      const out = this.flags.out ? resolve(this.flags.out) : undefined;
-      const jobs = [];
-      for (const file of files) {
-        const { job } = await submitReport(engine, file.parsed, {
-          home: this.home,
-          ...(out ? { out: { dir: out, name: file.name } } : {}),
-        });
-        jobs.push({ job, file });
-      }
-      await waitWithProgress(
-        engine,
-        jobs.map(({ job, file }) => ({ id: job.id, label: file.name })),
-        { quiet: this.jsonEnabled() },
-      );
-      const reports: GeneratedReport[] = [];
-      for (const { job, file } of jobs) {
-        const status = await waitForReport(engine.store, job.id);
-        const result = ((await engine.store.get(job.id))?.result ?? {}) as Partial<ReportJobResult>;
-        reports.push({
-          file: file.path,
-          variant: file.parsed.variant,
-          ...status,
-          out_pdf: result.out_pdf ?? null,
-          out_json: result.out_json ?? null,
-          ...(file.fromLabs ? { from_labs: { ...file.fromLabs, request: fromLabs.get(file) ?? null } } : {}),
-        });
-      }
-      this.log(
-        renderTable(
-          ['FILE', 'STATUS', 'JOB', 'PDF', 'ERROR'],
-          reports.map((r) => [
-            r.file,
-            r.status,
-            r.job_id,
-            r.out_pdf,
-            r.error_type ? `${r.error_type}: ${r.error_message}` : '',
-          ]),
-        ),
-      );
-      const failed = reports.filter((r) => r.status !== 'completed').length;
-      this.log(`${reports.length - failed} of ${reports.length} reports completed.`);
-      if (failed > 0) process.exitCode = EXIT.jobFailed;
-      return { reports };
-    } finally {
-      stopSignals();
-      stopFailures();
-      await engine.close();
+  }
+
+  private async generate(
+    engine: Engine,
+    files: RequestFile[],
+    fromLabs: Map<RequestFile, string | null>,
+  ): Promise<{ reports: GeneratedReport[] }> {
+    const out = this.flags.out ? resolve(this.flags.out) : undefined;
+    const jobs = [];
+    for (const file of files) {
+      const { job } = await submitReport(engine, file.parsed, {
+        home: this.home,
+        ...(out ? { out: { dir: out, name: file.name } } : {}),
+      });
+      jobs.push({ job, file });
     }
+    await waitWithProgress(
+      engine,
+      jobs.map(({ job, file }) => ({ id: job.id, label: file.name })),
+      { quiet: this.jsonEnabled() },
+    );
+    const reports: GeneratedReport[] = [];
+    for (const { job, file } of jobs) {
+      const status = await waitForReport(engine.store, job.id);
+      const result = ((await engine.store.get(job.id))?.result ?? {}) as Partial<ReportJobResult>;
+      reports.push({
+        file: file.path,
+        variant: file.parsed.variant,
+        ...status,
+        out_pdf: result.out_pdf ?? null,
+        out_json: result.out_json ?? null,
+        ...(file.fromLabs ? { from_labs: { ...file.fromLabs, request: fromLabs.get(file) ?? null } } : {}),
+      });
+    }
+    this.log(
+      renderTable(
+        ['FILE', 'STATUS', 'JOB', 'PDF', 'ERROR'],
+        reports.map((r) => [
+          r.file,
+          r.status,
+          r.job_id,
+          r.out_pdf,
+          r.error_type ? `${r.error_type}: ${r.error_message}` : '',
+        ]),
+      ),
+    );
+    const failed = reports.filter((r) => r.status !== 'completed').length;
+    this.log(`${reports.length - failed} of ${reports.length} reports completed.`);
+    if (failed > 0) process.exitCode = EXIT.jobFailed;
+    return { reports };
   }
 
   /** For a Bundle input: what the request built from it holds, and the request written beside the report. */
@@ -190,7 +195,7 @@ export default class ReportGenerate extends EngineCommand<typeof ReportGenerate>
     return path;
   }
 
-  private async watch(engine: Engine, dir: string): Promise<{ reports: GeneratedReport[] }> {
+  private async watch(engine: Engine, dir: string, workers: RunningWorkers): Promise<never> {
     // chokidar only for --watch: a one-off run does not pay for it.
     const { watchRequests } = await import('../../src/report/job/watch.js');
     const watcher = watchRequests(engine, {
@@ -201,13 +206,9 @@ export default class ReportGenerate extends EngineCommand<typeof ReportGenerate>
       deliver: this.flags.deliver,
       log: (line) => process.stderr.write(`${line}\n`),
     });
+    workers.beforeClose(() => watcher.close());
     await watcher.ready;
     process.stderr.write(`Watching ${dir} for report requests; Ctrl-C to stop.\n`);
-    onShutdownSignal(async () => {
-      await watcher.close();
-      await engine.close();
-    });
-    await new Promise<never>(() => {});
-    return { reports: [] };
+    return new Promise<never>(() => {});
   }
 }

@@ -37,3 +37,28 @@ export function listenForInterrupt(): Interrupt {
     },
   };
 }
+
+/**
+ * SIGINT/SIGTERM for a command whose work is safe to hand back (a server, workers that return their jobs to
+ * the store): the first signal runs `close` and exits 0, or 1 when closing failed; a second exits at once.
+ */
+export function closeOnSignal(close: () => Promise<void>): Interrupt {
+  const interrupt = listenForInterrupt();
+  interrupt.signal.addEventListener(
+    'abort',
+    () => {
+      close().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
+    },
+    { once: true },
+  );
+  return interrupt;
+}
+
+/** Resolves when `signal` aborts: a watch runs until then. */
+export function whenAborted(signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((done) => signal.addEventListener('abort', () => done(), { once: true }));
+}

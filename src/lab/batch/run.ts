@@ -32,7 +32,7 @@ export interface BatchOptions {
   formats: Format[];
   subject?: string;
   quiet: boolean;
-  interrupt: Interrupt;
+  interrupt: Pick<Interrupt, 'signal' | 'received'>;
   /** Add each rejection's evidence to its status body (`--explain`). */
   explain?: boolean;
 }
@@ -103,12 +103,12 @@ async function waitForJobs(
 }
 
 /** The status body of a job, and its outputs written when it ended (a queued body would go stale). */
-async function record(
+export async function record(
   engine: Engine,
   file: string,
   name: string,
   job: JobRecord,
-  opts: BatchOptions,
+  opts: Pick<BatchOptions, 'outDir' | 'formats' | 'subject' | 'explain'>,
 ): Promise<FileResult> {
   // A PDF reviewed before (jobs are shared by content) is written as reviewed.
   const result = await reviewedResult(engine.blobs, job.id, labStatusBody(job, { explain: opts.explain }));
