@@ -1,7 +1,8 @@
 import type { BlobStore } from './blobs/store.js';
 import { demoKind } from './engine/demo.js';
 import { JobRegistry } from './engine/registry.js';
-import { type KeyStore, openKeyStore } from './keys/store.js';
+import { openKeyStore } from './keys/open.js';
+import type { KeyStore } from './keys/store.js';
 import { labWebhookKind, webhookScheduleFromEnv } from './lab/http/webhook.js';
 import { labExtractKind } from './lab/job/kind.js';
 import { deliveryKind } from './report/delivery/deliver-kind.js';

@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core';
 import { EngineCommand } from '../../src/cli/engine-command.js';
-import { openKeyStore } from '../../src/keys/store.js';
+import { openKeyStore } from '../../src/keys/open.js';
 
 export default class KeysCreate extends EngineCommand<typeof KeysCreate> {
   static override summary =

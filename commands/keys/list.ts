@@ -1,6 +1,6 @@
 import { EngineCommand } from '../../src/cli/engine-command.js';
 import { renderTable } from '../../src/cli/table.js';
-import { openKeyStore } from '../../src/keys/store.js';
+import { openKeyStore } from '../../src/keys/open.js';
 
 export default class KeysList extends EngineCommand<typeof KeysList> {
   static override summary = 'List API keys (ids and names; keys themselves are never stored).';

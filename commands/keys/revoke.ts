@@ -1,6 +1,6 @@
 import { Args } from '@oclif/core';
 import { EngineCommand } from '../../src/cli/engine-command.js';
-import { openKeyStore } from '../../src/keys/store.js';
+import { openKeyStore } from '../../src/keys/open.js';
 
 export default class KeysRevoke extends EngineCommand<typeof KeysRevoke> {
   static override summary = 'Revoke an API key: requests with it get 401 from then on.';

@@ -16,7 +16,7 @@ export default class RefdataConcepts extends EngineCommand<typeof RefdataConcept
   ];
 
   async run(): Promise<Concept[]> {
-    const store = await openRefdataStore({ home: this.home, store: this.store });
+    const store = await openRefdataStore(this.storeTarget);
     try {
       const concepts = await store.concepts();
       this.log(

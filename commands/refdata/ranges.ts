@@ -31,7 +31,7 @@ export default class RefdataRanges extends EngineCommand<typeof RefdataRanges> {
   async run(): Promise<LabRange[]> {
     if (this.flags.sex !== undefined && !rangeSex(this.flags.sex))
       throw new UsageError(`--sex must be ${SEX_WORDS}.`, ['assay refdata ranges --sex female']);
-    const store = await openRefdataStore({ home: this.home, store: this.store });
+    const store = await openRefdataStore(this.storeTarget);
     try {
       const ranges = await store.labRanges({ sex: this.flags.sex, vendor: this.flags.vendor });
       if (ranges.length === 0) this.log('No lab ranges match.');

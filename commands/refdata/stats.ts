@@ -40,7 +40,7 @@ export default class RefdataStats extends EngineCommand<typeof RefdataStats> {
       sex: this.flags.sex,
       age: this.flags.age.trim() === '' ? Number.NaN : Number(this.flags.age),
     });
-    const store = await openRefdataStore({ home: this.home, store: this.store });
+    const store = await openRefdataStore(this.storeTarget);
     try {
       const response = await store.predictorStatistics(request);
       if (response.predictor_statistics.length === 0) this.log(`No statistics for age ${request.age}.`);

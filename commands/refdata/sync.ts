@@ -36,7 +36,7 @@ export default class RefdataSync extends EngineCommand<typeof RefdataSync> {
   };
 
   async run(): Promise<SyncResult> {
-    const store = await openRefdataStore({ home: this.home, store: this.store });
+    const store = await openRefdataStore(this.storeTarget);
     try {
       const result = await syncRefdata(store, sourceFromFlag(this.flags.from, this.flags['api-key']));
       this.log(renderTable(['RESOURCE', 'ADDED', 'UPDATED', 'REMOVED'], syncRows(result)));

@@ -14,7 +14,7 @@ export default class RefdataTop extends EngineCommand<typeof RefdataTop> {
   static override examples = ['<%= config.bin %> refdata top', '<%= config.bin %> refdata top --json'];
 
   async run(): Promise<TopDiseasePredictors> {
-    const store = await openRefdataStore({ home: this.home, store: this.store });
+    const store = await openRefdataStore(this.storeTarget);
     try {
       const top = await store.topDiseasePredictors();
       this.log(renderTable(['DOMAIN', 'RANK', 'STRENGTH', 'OBSERVATION CODES'], topRows(top)));

@@ -4,8 +4,16 @@
  * (a pooler in transaction mode drops notifications: workers would then only poll). The connection string
  * may carry a password, so only its host and database are ever shown.
  */
-import type pg from 'pg';
 import { loadMigrations } from '../engine/migration-files.js';
+import {
+  appliedSchemaVersion,
+  closeProbe,
+  connectProbe,
+  newProbe,
+  notifyComesBack,
+  type PostgresProbe,
+  serverVersion,
+} from '../engine/postgres/probe.js';
 import { describeUrl } from '../engine/postgres/url.js';
 import type { DoctorCheck } from './checks.js';
 
@@ -15,11 +23,9 @@ const CONNECT_TIMEOUT_MS = 5_000;
 
 export async function checkPostgresStore(url: string): Promise<DoctorCheck[]> {
   const where = describeUrl(url);
-  // pg loads only when a PostgreSQL store is named: the SQLite default's doctor does not pay for it.
-  const { default: pgModule } = await import('pg');
-  const client = new pgModule.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  const probe = await newProbe(url, CONNECT_TIMEOUT_MS);
   try {
-    await client.connect();
+    await connectProbe(probe);
   } catch (error) {
     return [
       {
@@ -30,34 +36,22 @@ export async function checkPostgresStore(url: string): Promise<DoctorCheck[]> {
       },
     ];
   }
-  client.on('error', () => {});
   try {
-    const version = await serverVersion(client);
+    const version = await serverVersion(probe);
     return [
       { check: 'postgres', status: 'ok', detail: `${where} (PostgreSQL ${version})` },
-      await checkSchema(client),
-      await checkNotify(client),
+      await checkSchema(probe),
+      await checkNotify(probe),
     ];
   } finally {
-    await client.end().catch(() => {});
+    await closeProbe(probe);
   }
 }
 
-async function serverVersion(client: pg.Client): Promise<string> {
-  const { rows } = await client.query<{ server_version: string }>('SHOW server_version');
-  return rows[0]?.server_version ?? 'unknown';
-}
-
 /** The schema step the database is at, against the last one this assay ships. */
-async function checkSchema(client: pg.Client): Promise<DoctorCheck> {
+async function checkSchema(probe: PostgresProbe): Promise<DoctorCheck> {
   const latest = loadMigrations('postgres').at(-1)?.version ?? 0;
-  const { rows } = await client.query<{ present: string | null }>(
-    "SELECT to_regclass('assay_migrations')::text AS present",
-  );
-  const current = rows[0]?.present
-    ? ((await client.query<{ v: number | null }>('SELECT max(version) AS v FROM assay_migrations')).rows[0]
-        ?.v ?? 0)
-    : 0;
+  const current = await appliedSchemaVersion(probe);
   const migrate =
     'Run `assay db migrate --store ...` once from any node (every node also migrates when it opens).';
   if (current > latest)
@@ -81,20 +75,8 @@ async function checkSchema(client: pg.Client): Promise<DoctorCheck> {
 }
 
 /** A NOTIFY this connection sends comes back to its own LISTEN, as the workers' wake-ups do. */
-async function checkNotify(client: pg.Client): Promise<DoctorCheck> {
-  const channel = `assay_doctor_${process.pid}`;
-  const heard = new Promise<boolean>((resolve) => {
-    const timer = setTimeout(() => resolve(false), NOTIFY_WAIT_MS);
-    client.on('notification', (message) => {
-      if (message.channel !== channel) return;
-      clearTimeout(timer);
-      resolve(true);
-    });
-  });
-  await client.query(`LISTEN ${channel}`);
-  await client.query(`NOTIFY ${channel}`);
-  const ok = await heard;
-  await client.query(`UNLISTEN ${channel}`);
+async function checkNotify(probe: PostgresProbe): Promise<DoctorCheck> {
+  const ok = await notifyComesBack(probe, `assay_doctor_${process.pid}`, NOTIFY_WAIT_MS);
   return ok
     ? {
         check: 'postgres notify',

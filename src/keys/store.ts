@@ -1,4 +1,3 @@
-import { postgresUrl, type StoreTarget } from '../store/target.js';
 import type { ApiKey, ApiKeyWithSecret } from './api-keys.js';
 
 /**
@@ -20,12 +19,4 @@ export interface KeyStore {
   /** Seal the secrets older versions wrote in the clear; how many. */
   sealPlainSecrets(): Promise<number>;
   close(): Promise<void>;
-}
-
-export async function openKeyStore(target: StoreTarget): Promise<KeyStore> {
-  const url = postgresUrl(target, 'jobs, keys and rate limits in the SQLite file');
-  // pg loads only for a PostgreSQL store: the SQLite default does not pay for it.
-  if (url) return (await import('./postgres.js')).PgKeyStore.open(url, { home: target.home });
-  const { SqliteKeyStore } = await import('./sqlite.js');
-  return SqliteKeyStore.open(target);
 }

@@ -1,5 +1,3 @@
-import { postgresUrl, type StoreTarget } from '../store/target.js';
-
 /** One fixed window of one rule for one subject (an API key id). */
 export interface WindowKey {
   bucket: string;
@@ -41,12 +39,4 @@ export interface LimitStore {
     add(counts: readonly WindowCount[], pruneBefore: number | null): number[];
   };
   close(): Promise<void>;
-}
-
-export async function openLimitStore(target: StoreTarget): Promise<LimitStore> {
-  const url = postgresUrl(target, 'jobs, keys and rate limits in the SQLite file');
-  // pg loads only for a PostgreSQL store: the SQLite default does not pay for it.
-  if (url) return (await import('./postgres.js')).PgLimitStore.open(url);
-  const { SqliteLimitStore } = await import('./sqlite.js');
-  return SqliteLimitStore.open(target);
 }

@@ -10,6 +10,7 @@ import { RateLimiter } from '../limits/rate-limit.js';
 import { connectionLimitsFromEnv } from '../limits/rules.js';
 import { SqliteLimitStore } from '../limits/sqlite.js';
 import type { LimitStore } from '../limits/store.js';
+import type { Area, AreaDeps } from './area.js';
 import { reviewAuthenticatesItself } from './areas/review.js';
 import { registerAuth } from './auth.js';
 import { capConnectionsPerIp } from './connection-cap.js';
@@ -18,25 +19,6 @@ import { clientErrorHandler, frameworkErrors } from './framework-errors.js';
 import { type RouteDoc, registerOpenApi } from './openapi.js';
 import { requestLog } from './request-log.js';
 import { StoreHealth } from './store-health.js';
-
-/** What an area's routes get: the engine, the store's database, limits and the kept-files dir. */
-export interface AreaDeps {
-  engine: Engine;
-  db: Database.Database;
-  home: string;
-  /** --store / ASSAY_STORE: a postgres:// URL shared by every node, or unset for the home's file. */
-  store?: string;
-  limiter: RateLimiter;
-  /** Let callers name http and private/loopback callback, webhook and upload targets (tests, closed networks). */
-  allowPrivateTargets: boolean;
-}
-
-/** One area of SPEC.md (lab, reports, reference data) as a Fastify plugin plus its route docs. */
-export interface Area {
-  name: string;
-  routes: RouteDoc[];
-  register(app: FastifyInstance, deps: AreaDeps): Promise<void>;
-}
 
 const PROBES: RouteDoc[] = [
   {

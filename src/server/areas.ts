@@ -1,4 +1,4 @@
-import type { Area } from './app.js';
+import type { Area } from './area.js';
 import { labArea } from './areas/lab.js';
 import { refdataArea } from './areas/refdata.js';
 import { reportsArea } from './areas/reports.js';

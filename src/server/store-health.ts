@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { FileIdentity, IntegrityCheck } from '../engine/sqlite/file-check.js';
+import { writeLockProbe } from '../engine/sqlite/write-probe.js';
 
 /** The SQLite result codes that mean the store cannot take writes now (rather than a bad statement). */
 const UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|FULL|IOERR|READONLY|CANTOPEN|CORRUPT|NOTADB)/;
@@ -20,14 +21,12 @@ export function isStoreUnavailable(error: unknown): boolean {
  */
 export class StoreHealth {
   private readonly failing = new Map<string, string>();
-  private readonly begin;
-  private readonly rollback;
+  private readonly writeLockProblem: () => string | null;
   private readonly identity: FileIdentity;
   private readonly integrity: IntegrityCheck;
 
-  constructor(private readonly db: Database.Database) {
-    this.begin = db.prepare('BEGIN IMMEDIATE');
-    this.rollback = db.prepare('ROLLBACK');
+  constructor(db: Database.Database) {
+    this.writeLockProblem = writeLockProbe(db);
     this.identity = new FileIdentity(db.name);
     this.integrity = new IntegrityCheck(db.name);
   }
@@ -45,14 +44,6 @@ export class StoreHealth {
     const moved = this.identity.problem();
     if (moved) return moved;
     if (!this.integrity.ok()) return 'store_corrupt';
-    // Taking the write lock and letting go at once: another process's long transaction shows here.
-    try {
-      this.begin.run();
-      this.rollback.run();
-      return null;
-    } catch (error) {
-      if (this.db.inTransaction) this.rollback.run();
-      return (error as { code?: string }).code ?? 'error';
-    }
+    return this.writeLockProblem();
   }
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { openEngine } from '../../src/cli/engine.js';
-import { openKeyStore } from '../../src/keys/store.js';
+import { openKeyStore } from '../../src/keys/open.js';
 import { openRefdataStore } from '../../src/refdata/open-store.js';
 import { syncRefdata } from '../../src/refdata/sync.js';
 import { startServer } from '../../src/server/serve.js';

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { allowPrivateTargets } from '../../src/delivery/target-guard.js';
 import { Engine } from '../../src/engine/engine.js';
 import { createPool } from '../../src/engine/postgres/connect.js';
-import { openKeyStore } from '../../src/keys/store.js';
+import { openKeyStore } from '../../src/keys/open.js';
 import { createRegistry } from '../../src/kinds.js';
 import { labWebhookJob } from '../../src/lab/http/webhook.js';
 import { tmpHome } from '../engine/support/tmp-home.js';

@@ -19,7 +19,7 @@ import {
 } from '../delivery/plan.js';
 import { buildReportModel } from '../model/model.js';
 import { keepReportPdf, type ReportFiles, reportFiles, requestKey, writeFileAtomic } from './files.js';
-import type { ReportKindOptions } from './kind.js';
+import type { ReportKindOptions } from './options.js';
 import type { ReportJobPayload, ReportJobResult } from './payload.js';
 import type { RenderFn } from './render-pool.js';
 

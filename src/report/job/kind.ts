@@ -1,22 +1,9 @@
-import { type BlobStore, blobKeys } from '../../blobs/store.js';
+import { blobKeys } from '../../blobs/store.js';
 import { type JobKind, type KeptBlobs, lazyHandler } from '../../engine/registry.js';
 import { deleteDeliverySecrets, deliveriesAfterFailure, reportDeliveryContext } from '../delivery/plan.js';
 import { reportFiles } from './files.js';
+import type { ReportKindOptions } from './options.js';
 import { REPORT_KINDS, type ReportJobPayload } from './payload.js';
-import type { RenderFn } from './render-pool.js';
-
-export interface ReportKindOptions {
-  /** How PDFs are rendered: in a worker-thread pool by default, inline in tests and benchmarks. */
-  render: RenderFn;
-  deliveryMaxAttempts?: number;
-  /** Per-attempt time limit (default 5 minutes). */
-  timeoutMs?: number;
-  /**
-   * The running process's home (keys) and blob store; without them a job uses the home it was submitted
-   * from (its payload's reportDir) and that home's files: one box, as in tests and benchmarks.
-   */
-  files?: { home: string; blobs?: BlobStore };
-}
 
 /**
  * A job the handler could not end itself (its last attempt timed out or was aborted) still tells the

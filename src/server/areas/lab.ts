@@ -20,7 +20,7 @@ import {
   labUploadRequestSchema,
   labUploadUrlSchema,
 } from '../../schemas/lab.js';
-import type { Area, AreaDeps } from '../app.js';
+import type { Area, AreaDeps } from '../area.js';
 import { HttpError, notFound } from '../error-bodies.js';
 import { checkTargetUrl } from '../target-policy.js';
 import { UnknownJobs } from '../unknown-jobs.js';

@@ -13,7 +13,7 @@ import {
   predictorStatisticsResponseSchema,
   topDiseasePredictorsSchema,
 } from '../../schemas/refdata.js';
-import type { Area, AreaDeps } from '../app.js';
+import type { Area, AreaDeps } from '../area.js';
 import { HttpError } from '../error-bodies.js';
 import { JSON_TYPE, JsonAnswers } from '../json-answers.js';
 

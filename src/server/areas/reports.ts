@@ -13,7 +13,7 @@ import {
   reportAckSchema,
   reportStatusRecordSchema,
 } from '../../schemas/report.js';
-import type { Area, AreaDeps } from '../app.js';
+import type { Area, AreaDeps } from '../area.js';
 import { HttpError, notFound } from '../error-bodies.js';
 import { checkTargetUrl } from '../target-policy.js';
 import { UnknownJobs } from '../unknown-jobs.js';

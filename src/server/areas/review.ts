@@ -6,7 +6,7 @@ import { PdfMemory } from '../../review/pdf-memory.js';
 import { completedLabJob, jobReviewDoc } from '../../review/review-doc.js';
 import { registerReviewRoutes, securityHeaders } from '../../review/routes.js';
 import { ReviewSessions, SESSION_COOKIE, SESSION_TTL_MS } from '../../review/serve-session.js';
-import type { Area } from '../app.js';
+import type { Area } from '../area.js';
 import { HttpError, notFound } from '../error-bodies.js';
 
 const SESSION_PATH = /^\/review\/[^/]+\/session$/;

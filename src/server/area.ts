@@ -1,0 +1,24 @@
+import type Database from 'better-sqlite3';
+import type { FastifyInstance } from 'fastify';
+import type { Engine } from '../engine/engine.js';
+import type { RateLimiter } from '../limits/rate-limit.js';
+import type { RouteDoc } from './openapi.js';
+
+/** What an area's routes get: the engine, the store's database, limits and the kept-files dir. */
+export interface AreaDeps {
+  engine: Engine;
+  db: Database.Database;
+  home: string;
+  /** --store / ASSAY_STORE: a postgres:// URL shared by every node, or unset for the home's file. */
+  store?: string;
+  limiter: RateLimiter;
+  /** Let callers name http and private/loopback callback, webhook and upload targets (tests, closed networks). */
+  allowPrivateTargets: boolean;
+}
+
+/** One area of SPEC.md (lab, reports, reference data) as a Fastify plugin plus its route docs. */
+export interface Area {
+  name: string;
+  routes: RouteDoc[];
+  register(app: FastifyInstance, deps: AreaDeps): Promise<void>;
+}
