@@ -1,13 +1,41 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Two tiers. `system` is what needs more than this process: the built CLI in child processes (e2e), the
+ * server under attack (security), a real PostgreSQL, a real browser, processes killed mid-job. `unit` is
+ * the rest, quick enough to run on every change: `npm run test:unit`. `npm test` runs both.
+ */
+const SYSTEM = [
+  'test/e2e/**/*.test.ts',
+  'test/security/**/*.test.ts',
+  'test/**/pg-*.test.ts',
+  'test/doctor/postgres-check.test.ts',
+  'test/blobs/prune-blobs.test.ts',
+  'test/review/review-browser.test.ts',
+  'test/engine/crash.test.ts',
+  'test/refdata/crash.test.ts',
+  'test/server/fuzz.test.ts',
+];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     // oclif writes straight to stdout; vitest's console interception would swallow it.
     disableConsoleIntercept: true,
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
     reporters: ['default', './test/support/summary-reporter.ts'],
+    projects: [
+      {
+        extends: true,
+        // One process per worker for every unit file (module graph loaded once): 2.2x faster than a
+        // fresh process per file, and unit files leave no global state behind.
+        test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: SYSTEM, isolate: false },
+      },
+      {
+        extends: true,
+        test: { name: 'system', include: SYSTEM, globalSetup: ['test/support/postgres-global.ts'] },
+      },
+    ],
   },
 });

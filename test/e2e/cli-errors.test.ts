@@ -1,12 +1,12 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { tmpHome } from '../engine/support/tmp-home.js';
-import { assay, json } from './cli.js';
+import { assay, assayMany, type CliResult, json } from './cli.js';
 
 interface ErrorJson {
   error: { code: string; message: string; suggestions: string[] };
 }
 
-describe('usage errors (real CLI processes)', () => {
+describe('usage errors (the built CLI: spawned, or many runs in one process)', () => {
   const home = tmpHome('assay-e2e-errors-');
   const env = { ASSAY_HOME: home.dir };
   afterAll(() => home.cleanup());
@@ -35,13 +35,18 @@ describe('usage errors (real CLI processes)', () => {
   });
 
   it('every other parse error honours --json too, with exit 2', async () => {
-    for (const args of [
+    const cases = [
       ['jobs', 'show'],
       ['jobs', 'list', '--limit', 'many'],
       ['jobs', 'list', '--state', 'bogus'],
       ['lab', 'extract', 'a.pdf', '--concurrency', '0'],
-    ]) {
-      const r = await assay([...args, '--json'], env);
+    ];
+    const results = await assayMany(
+      cases.map((args) => [...args, '--json']),
+      env,
+    );
+    for (const [i, args] of cases.entries()) {
+      const r = results[i] as CliResult;
       expect({ args, exitCode: r.exitCode }).toEqual({ args, exitCode: 2 });
       expect(r.stdout.length).toBeLessThan(1_000);
       const { error } = json<ErrorJson>(r);
@@ -52,27 +57,32 @@ describe('usage errors (real CLI processes)', () => {
   });
 
   it('a mistyped command gets "did you mean", exit 2, as text or as JSON', async () => {
-    const text = await assay(['lab', 'extrat', 'a.pdf'], env);
+    const [text, topic, asJson, extraWord, nothingNear] = (await assayMany(
+      [
+        ['lab', 'extrat', 'a.pdf'],
+        ['jbos', 'list'],
+        ['lab', 'extrat', '--json'],
+        ['jobs', 'list', 'extra', '--json'],
+        ['xyzzy'],
+      ],
+      env,
+    )) as [CliResult, CliResult, CliResult, CliResult, CliResult];
     expect(text.exitCode).toBe(2);
     expect(text.stderr).toContain('Error: No command `assay lab extrat`.');
     expect(text.stderr).toContain('hint: Did you mean `assay lab extract`?');
 
-    const topic = await assay(['jbos', 'list'], env);
     expect(topic.exitCode).toBe(2);
     expect(topic.stderr).toContain('Did you mean `assay jobs list`?');
 
-    const asJson = await assay(['lab', 'extrat', '--json'], env);
     expect(asJson.exitCode).toBe(2);
     expect(json<ErrorJson>(asJson).error).toMatchObject({
       code: 'unknown_command',
       suggestions: expect.arrayContaining(['Did you mean `assay lab extract`?']),
     });
 
-    const extraWord = await assay(['jobs', 'list', 'extra', '--json'], env);
     expect(extraWord.exitCode).toBe(2);
     expect(json<ErrorJson>(extraWord).error.message).toBe('`assay jobs list` takes no argument extra.');
 
-    const nothingNear = await assay(['xyzzy'], env);
     expect(nothingNear.exitCode).toBe(2);
     expect(nothingNear.stderr).not.toContain('Did you mean');
   });

@@ -31,3 +31,24 @@ export function json<T = unknown>(result: CliResult): T {
     throw new Error(`stdout was not JSON (exit ${result.exitCode}): ${result.stdout}\n${result.stderr}`);
   }
 }
+
+/**
+ * Several invocations in one child process (test/e2e/support/run-many.mjs), for cases that only parse,
+ * print help or refuse input: the same output and exit codes as a spawn each, without 80 Node start-ups.
+ */
+export async function assayMany(
+  argsList: string[][],
+  env: Record<string, string> = {},
+): Promise<CliResult[]> {
+  if (!existsSync(`${ROOT}dist/commands`))
+    throw new Error('dist/ is missing: run `npm run build` before the e2e tests');
+  const r = await execa(process.execPath, [`${ROOT}test/e2e/support/run-many.mjs`], {
+    cwd: ROOT,
+    reject: false,
+    env: { NO_COLOR: '1', ...env },
+    input: JSON.stringify(argsList),
+    timeout: 120_000,
+  });
+  if (r.exitCode !== 0) throw new Error(`run-many failed (exit ${r.exitCode}): ${r.stderr}`);
+  return JSON.parse(String(r.stdout)) as CliResult[];
+}

@@ -1,26 +1,35 @@
-import { afterAll, beforeAll } from 'vitest';
-import { type PgServer, type StartOptions, startPostgres } from './postgres-server.js';
+import pg from 'pg';
+import { inject } from 'vitest';
+import type { PgServer } from './postgres-server.js';
+
+let databases = 0;
 
 /**
- * A throwaway server for the calling test file: started before its tests, stopped after them. Each test
- * takes a database of its own with createDatabase().
+ * The run's PostgreSQL server (test/support/postgres-global.ts) for the calling test file. Each test takes a
+ * database of its own with createDatabase(), named for this process and a random tail so files never share one.
  */
-export function postgresForSuite(opts: StartOptions = {}): Pick<PgServer, 'createDatabase' | 'dir'> {
-  let server: PgServer | undefined;
-  beforeAll(async () => {
-    server = await startPostgres(opts);
-  }, 60_000);
-  afterAll(async () => {
-    await server?.stop();
-  });
-  const started = (): PgServer => {
-    if (!server) throw new Error('postgresForSuite: the server starts in beforeAll; use it inside tests.');
+export function postgresForSuite(): Pick<PgServer, 'createDatabase' | 'dir'> {
+  const shared = () => {
+    const server = inject('assayPg');
+    if (!server) throw new Error('postgresForSuite: no PostgreSQL for this run; the system tier starts one.');
     return server;
   };
   return {
-    createDatabase: () => started().createDatabase(),
+    async createDatabase() {
+      const { url } = shared();
+      databases += 1;
+      const name = `assay_${process.pid}_${databases}_${Math.random().toString(36).slice(2, 8)}`;
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        await client.query(`CREATE DATABASE ${name}`);
+      } finally {
+        await client.end();
+      }
+      return url.replace('/postgres?', `/${name}?`);
+    },
     get dir() {
-      return started().dir;
+      return shared().dir;
     },
   };
 }
