@@ -2,74 +2,44 @@ import { solveAge } from './health-age.js';
 import { healthScore } from './health-score.js';
 import { inputLabel, inSentence, parameterLabel } from './input-labels.js';
 import type { EventInputs } from './inputs.js';
+import type { Computed, ModelRun } from './model-run.js';
+import { EGFR_CR, EGFR_CR_CYS, EGFR_REPORTED } from './models/ckd-epi.js';
+import { FRAMINGHAM_DIABETES } from './models/diabetes-risk.js';
+import { FIB4 } from './models/fib4.js';
 import {
-  diabetesRiskInputs,
-  egfrCreatinineCystatinInputs,
-  egfrCreatinineInputs,
-  fib4Inputs,
-  framinghamInputs,
-  homaIrInputs,
-  pceInputs,
-  phenoAgeInputs,
-  preventInputs,
-  sanAntonioInputs,
-} from './model-inputs.js';
-import type { ModelRun } from './model-run.js';
-import {
-  EGFR_CR_CYS_ID,
-  EGFR_CR_ID,
-  type EgfrResult,
-  egfrCreatinine,
-  egfrCreatinineCystatin,
-  gfrCategory,
-} from './models/ckd-epi.js';
-import { type DiabetesRiskResult, diabetesRisk, FRAMINGHAM_DIABETES_ID } from './models/diabetes-risk.js';
-import { FIB4_ID, type Fib4Result, fib4 } from './models/fib4.js';
-import {
-  FRAMINGHAM_ID,
-  type FraminghamResult,
+  FRAMINGHAM,
   framinghamNormalProfile,
   framinghamRisk,
-  HEART_AGE_ID,
-  type HeartAgeResult,
+  HEART_AGE,
   heartAge,
 } from './models/framingham.js';
-import { HOMA_IR_ID, type HomaIrResult, homaIr } from './models/homa-ir.js';
+import { HOMA_IR } from './models/homa-ir.js';
+import { PCE, pceOptimalProfile, pceRiskByAge, pceValidAges } from './models/pce.js';
+import { PHENOAGE, referenceMortality } from './models/phenoage.js';
 import {
-  PCE_ID,
-  type PceResult,
-  pceOptimalProfile,
-  pceRisk,
-  pceRiskByAge,
-  pceValidAges,
-} from './models/pce.js';
-import { PHENOAGE_ID, type PhenoAgeResult, phenoAge, referenceMortality } from './models/phenoage.js';
-import {
-  PREVENT_ASCVD_ID,
-  PREVENT_HEART_FAILURE_ID,
-  PREVENT_TOTAL_CVD_ID,
-  type PreventResult,
+  PREVENT_ASCVD,
+  PREVENT_HEART_FAILURE,
+  PREVENT_TOTAL_CVD,
   preventOptimalProfile,
-  preventRisk,
   preventRiskByAge,
   preventValidAges,
 } from './models/prevent.js';
 import {
-  SAN_ANTONIO_DIABETES_ID,
-  type SanAntonioResult,
+  SAN_ANTONIO_DIABETES,
   sanAntonioDerivationAges,
-  sanAntonioDiabetesRisk,
   sanAntonioOptimalRisk,
 } from './models/san-antonio-diabetes.js';
-import type { DomainName, DomainScore, ModelOutput } from './types.js';
+import type { AnyModelSpec, ModelSpec } from './spec.js';
+import type { DomainName, DomainScore } from './types.js';
 
 /**
- * The five health domains of one event. Each picks the published model(s) of its area and derives, where
- * the model gives a risk: risk, risk_ratio (risk / risk of the optimal profile at the same age and sex),
- * health_age (age at which the optimal profile has the same risk) and health_score (health-score.ts).
- * Where a model gives a value rather than a risk (eGFR, FIB-4, HOMA-IR) those members are null, with the
- * published category and a note: no optimal profile is published for them, and none is invented. Every
- * domain says in model_reason which model it used and why, or why none applied.
+ * The five health domains of one event, declared as data (DOMAINS below). Each lists the published models
+ * of its area (specs, spec.ts) and the candidates that may score it, in order; a candidate says how its
+ * result reads in the domain: where the model gives a risk, risk, risk_ratio (risk / risk of the optimal
+ * profile at the same age and sex), health_age (age at which the optimal profile has the same risk) and
+ * health_score (health-score.ts). Where a model gives a value rather than a risk (eGFR, FIB-4, HOMA-IR) those
+ * members are null, with the published category and a note: no optimal profile is published for them, and
+ * none is invented. Every domain says in model_reason which model it used and why, or why none applied.
  */
 export const DOMAIN_NOTES = {
   phenoAgeRatio:
@@ -90,18 +60,242 @@ export const DOMAIN_NOTES = {
   crpBound: 'CRP was below the assay reporting limit and read at the limit; PhenoAge is an upper bound.',
 } as const;
 
-/** Readers' names of the models, for model_reason. */
-const MODEL_NAMES: Record<string, string> = {
-  [PHENOAGE_ID]: 'PhenoAge',
-  [PREVENT_TOTAL_CVD_ID]: 'PREVENT',
-  [PCE_ID]: 'Pooled Cohort Equations',
-  [FRAMINGHAM_ID]: 'Framingham general CVD',
-  [SAN_ANTONIO_DIABETES_ID]: 'San Antonio Diabetes Prediction Model',
-  [HOMA_IR_ID]: 'HOMA-IR',
-  [EGFR_CR_CYS_ID]: 'CKD-EPI 2021 creatinine-cystatin C',
-  [EGFR_CR_ID]: 'CKD-EPI 2021 creatinine',
-  [FIB4_ID]: 'FIB-4',
-};
+/** How a model's result reads in a domain: a risk (scored) or a value with its published category. */
+export type Reading =
+  | {
+      kind: 'risk';
+      value: number;
+      unit: string;
+      risk: number;
+      ratio: number;
+      healthAge: number | null;
+      clamped?: 'below' | 'above' | null;
+      notes: string[];
+    }
+  | { kind: 'value'; value: number; unit: string; category?: string; notes?: string[] };
+
+/** One model that may score a domain. */
+export interface Candidate<I = never, R = never> {
+  model: ModelSpec<I, R>;
+  /** Other models whose missing inputs the domain lists with this one's (PREVENT heart failure). */
+  coverage?: readonly AnyModelSpec[];
+  /**
+   * Stands in for an earlier candidate under the same model id (a lab-reported eGFR for the creatinine
+   * equation): attempted only when reached, recording nothing when it cannot be used.
+   */
+  standIn?: boolean;
+  read(computed: Computed<I, R>, ev: EventInputs): Reading;
+  /** model_reason when this model scores the domain first in line (or is a stand-in). */
+  reason(computed: Computed<I, R>): string;
+  /** The lead of model_reason when earlier candidates were passed over ('<after>: <why each was not>.'). */
+  after?: string;
+  /**
+   * The parameters whose range selects the model rather than checks a value (default: age, the model's age
+   * band): outside them the next candidate is looked at; outside any other range the domain has no score.
+   */
+  selectBy?: readonly string[];
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: candidates of different model types in one list.
+type AnyCandidate = Candidate<any, any>;
+
+export interface DomainSpec {
+  domain: DomainName;
+  /** Every model of the domain, in the order computed; each is computed when it can be and kept in models. */
+  models: readonly AnyModelSpec[];
+  /** The models that may score the domain, in order of preference. */
+  candidates: readonly AnyCandidate[];
+  /** Whose missing inputs inputs_missing lists: the candidates up to the one scoring, or all of them. */
+  missingFrom: 'upToChosen' | 'all';
+  /** Whose inputs inputs_used lists: the scoring model's, or every computed candidate's. */
+  usedFrom: 'chosen' | 'computedCandidates';
+}
+
+const candidate = <I, R>(c: Candidate<I, R>): AnyCandidate => c;
+
+/** A value-type model's reading: the value, its unit and its published category. */
+const valueReading = (value: number, unit: string, category?: string): Reading =>
+  category === undefined ? { kind: 'value', value, unit } : { kind: 'value', value, unit, category };
+
+export const DOMAINS: readonly DomainSpec[] = [
+  {
+    domain: 'overall',
+    models: [PHENOAGE],
+    candidates: [
+      candidate({
+        model: PHENOAGE,
+        read: ({ result }, ev) => ({
+          kind: 'risk',
+          value: result.value,
+          unit: 'a',
+          risk: result.mortalityScore,
+          ratio: result.mortalityScore / referenceMortality(ev.ageYears),
+          healthAge: result.value,
+          notes: [
+            DOMAIN_NOTES.phenoAgeRatio,
+            ...(ev.upperBounds.includes('crp') ? [DOMAIN_NOTES.crpBound] : []),
+          ],
+        }),
+        reason: () => 'PhenoAge (Levine 2018): biological age from nine blood markers and age.',
+      }),
+    ],
+    missingFrom: 'all',
+    usedFrom: 'chosen',
+  },
+  {
+    domain: 'cardiovascular',
+    models: [PREVENT_TOTAL_CVD, PREVENT_ASCVD, PREVENT_HEART_FAILURE, PCE, FRAMINGHAM, HEART_AGE],
+    candidates: [
+      candidate({
+        model: PREVENT_TOTAL_CVD,
+        coverage: [PREVENT_HEART_FAILURE],
+        read: ({ inputs, result }) => {
+          const optimalAt = preventRiskByAge('totalCvd', preventOptimalProfile(inputs.sex));
+          const [minAge, maxAge] = preventValidAges();
+          const solved = solveAge(optimalAt, result.value, minAge, maxAge);
+          return {
+            kind: 'risk',
+            value: result.value,
+            unit: '1',
+            risk: result.value,
+            ratio: result.value / optimalAt(inputs.ageYears),
+            healthAge: solved.value,
+            clamped: solved.clamped,
+            notes: [DOMAIN_NOTES.preventRisk],
+          };
+        },
+        reason: () => {
+          const [minAge, maxAge] = preventValidAges();
+          return `PREVENT (Khan 2024), the AHA's current equations for ages ${minAge}-${maxAge}: 10-year risk of total cardiovascular disease.`;
+        },
+      }),
+      candidate({
+        model: PCE,
+        read: ({ inputs, result }) => {
+          const { ageYears, sex, race } = inputs;
+          const optimalAt = pceRiskByAge(pceOptimalProfile(ageYears, sex, race));
+          const [minAge, maxAge] = pceValidAges();
+          const solved = solveAge(optimalAt, result.value, minAge, maxAge);
+          return {
+            kind: 'risk',
+            value: result.value,
+            unit: '1',
+            risk: result.value,
+            ratio: result.value / optimalAt(ageYears),
+            healthAge: solved.value,
+            clamped: solved.clamped,
+            notes: [],
+          };
+        },
+        reason: () => 'Pooled Cohort Equations (10-year ASCVD).',
+        after: 'Pooled Cohort Equations (10-year ASCVD)',
+      }),
+      candidate({
+        model: FRAMINGHAM,
+        read: ({ inputs, result }) => {
+          const normal = framinghamRisk(framinghamNormalProfile(inputs.ageYears, inputs.sex)).value;
+          const heart = heartAge(inputs);
+          return {
+            kind: 'risk',
+            value: result.value,
+            unit: '1',
+            risk: result.value,
+            ratio: result.value / normal,
+            healthAge: heart.value,
+            clamped: heart.clamped,
+            notes: [],
+          };
+        },
+        reason: () => 'Framingham general CVD (10-year).',
+        after: 'Framingham general CVD (10-year)',
+      }),
+    ],
+    missingFrom: 'upToChosen',
+    usedFrom: 'chosen',
+  },
+  {
+    domain: 'metabolic',
+    models: [SAN_ANTONIO_DIABETES, FRAMINGHAM_DIABETES, HOMA_IR],
+    candidates: [
+      // Continuous in its lab inputs; the categorical Framingham Offspring model is computed but never scores.
+      candidate({
+        model: SAN_ANTONIO_DIABETES,
+        // Diagnosed diabetes puts a person outside the model's population; fasting glucose >= 126 is a value
+        // outside its range (no score), not a reason to use HOMA-IR instead.
+        selectBy: ['age', 'diabetes'],
+        read: ({ inputs, result }) => {
+          const notes: string[] = [DOMAIN_NOTES.diabetesAge, DOMAIN_NOTES.diabetesEthnicity];
+          if (!inputs.familyHistory) notes.push(DOMAIN_NOTES.diabetesFamily);
+          if (result.ageOutsideDerivation) notes.push(DOMAIN_NOTES.diabetesAgeRange);
+          return {
+            kind: 'risk',
+            value: result.value,
+            unit: '1',
+            risk: result.value,
+            ratio: result.value / sanAntonioOptimalRisk(inputs),
+            healthAge: null,
+            notes,
+          };
+        },
+        reason: ({ result }) => {
+          const [minAge, maxAge] = sanAntonioDerivationAges();
+          return `San Antonio Diabetes Prediction Model (Stern 2002), continuous in fasting glucose, blood pressure, HDL-C and BMI: 7.5-year risk of type 2 diabetes${result.ageOutsideDerivation ? ` (derived at ages ${minAge}-${maxAge}; applied at this age as published)` : ''}. The categorical Framingham Offspring model is reported alongside, not scored.`;
+        },
+      }),
+      candidate({
+        model: HOMA_IR,
+        read: ({ result }) => valueReading(result.value, '1'),
+        reason: () => 'HOMA-IR, a value without a score.',
+        after: 'HOMA-IR, a value without a score',
+      }),
+    ],
+    missingFrom: 'all',
+    usedFrom: 'computedCandidates',
+  },
+  {
+    domain: 'kidney',
+    models: [EGFR_CR_CYS, EGFR_CR],
+    candidates: [
+      // The creatinine-cystatin C equation is the more accurate of the two (Inker 2021), so it leads when present.
+      candidate({
+        model: EGFR_CR_CYS,
+        read: ({ result }) => valueReading(result.value, result.unit, result.category),
+        reason: () =>
+          'CKD-EPI 2021 creatinine-cystatin C, the more accurate equation when cystatin C is measured.',
+      }),
+      candidate({
+        model: EGFR_CR,
+        read: ({ result }) => valueReading(result.value, result.unit, result.category),
+        reason: () => 'CKD-EPI 2021 creatinine.',
+        after: 'CKD-EPI 2021 creatinine',
+      }),
+      candidate({
+        model: EGFR_REPORTED,
+        standIn: true,
+        read: ({ result }) => ({
+          ...valueReading(result.value, result.unit, result.category),
+          notes: [DOMAIN_NOTES.egfrReported],
+        }),
+        reason: () => 'CKD-EPI 2021 creatinine eGFR as reported by the lab: creatinine was not available.',
+      }),
+    ],
+    missingFrom: 'all',
+    usedFrom: 'chosen',
+  },
+  {
+    domain: 'liver',
+    models: [FIB4],
+    candidates: [
+      candidate({
+        model: FIB4,
+        read: ({ result }) => valueReading(result.value, '1', result.band),
+        reason: () => 'FIB-4 (Sterling 2006), with the age-adjusted cut-offs of McPherson 2017.',
+      }),
+    ],
+    missingFrom: 'all',
+    usedFrom: 'chosen',
+  },
+];
 
 /** Why a model was not computed, in words: the inputs it lacked or the value outside its range. */
 function whyNot(run: ModelRun, id: string): string {
@@ -115,202 +309,73 @@ function whyNot(run: ModelRun, id: string): string {
 }
 
 /** '<name> not computed (<why>)' for each model passed over, joined for a sentence. */
-function passedOver(run: ModelRun, ids: readonly string[]): string {
-  return ids.map((id) => `${MODEL_NAMES[id] ?? id} not computed (${whyNot(run, id)})`).join('; ');
-}
-
-export function overallDomain(ev: EventInputs, run: ModelRun): DomainScore {
-  const pheno = run.attempt(PHENOAGE_ID, phenoAgeInputs(ev), phenoAge, phenoAgeOutput);
-  const domain = emptyDomain('overall', run.missing([PHENOAGE_ID]));
-  if (!pheno) {
-    domain.model_reason = `No model: ${passedOver(run, [PHENOAGE_ID])}.`;
-    return domain;
-  }
-  const { result } = pheno;
-  const ratio = result.mortalityScore / referenceMortality(ev.ageYears);
-  const notes: string[] = [DOMAIN_NOTES.phenoAgeRatio];
-  if (ev.upperBounds.includes('crp')) notes.push(DOMAIN_NOTES.crpBound);
-  domain.model_reason = 'PhenoAge (Levine 2018): biological age from nine blood markers and age.';
-  return withRisk(domain, PHENOAGE_ID, pheno.used, {
-    value: result.value,
-    unit: 'a',
-    risk: result.mortalityScore,
-    ratio,
-    healthAge: result.value,
-    notes,
-  });
+function passedOver(run: ModelRun, specs: readonly AnyModelSpec[]): string {
+  return specs.map((spec) => `${spec.name} not computed (${whyNot(run, spec.id)})`).join('; ');
 }
 
 /**
- * PREVENT (total CVD) for ages 30-79; the Pooled Cohort Equations, then Framingham, when PREVENT cannot be
- * computed (an input missing or outside its range). All of them are computed when they can be and stay in
- * the report model.
+ * One domain of an event. Every model of the domain is computed where it can be. The model that scores the
+ * domain is chosen by what does not move with a lab value: the first candidate whose inputs are all present
+ * and whose age band (or other selecting range: diagnosed diabetes) holds. If the chosen model is then not
+ * computed because an input lies outside its validated range, the domain has no score and says so: no other
+ * model is given the value it could not take, so a score never jumps between models as a value moves.
  */
-export function cardiovascularDomain(ev: EventInputs, run: ModelRun): DomainScore {
-  const prevent = run.attempt(
-    PREVENT_TOTAL_CVD_ID,
-    preventInputs(ev, 'totalCvd'),
-    preventRisk('totalCvd'),
-    preventOutput,
-  );
-  run.attempt(PREVENT_ASCVD_ID, preventInputs(ev, 'ascvd'), preventRisk('ascvd'), preventOutput);
-  run.attempt(
-    PREVENT_HEART_FAILURE_ID,
-    preventInputs(ev, 'heartFailure'),
-    preventRisk('heartFailure'),
-    preventOutput,
-  );
-  const pce = run.attempt(PCE_ID, pceInputs(ev), pceRisk, pceOutput);
-  const frsInputs = framinghamInputs(ev);
-  const frs = run.attempt(FRAMINGHAM_ID, frsInputs, framinghamRisk, framinghamOutput);
-  const heart = run.attempt(HEART_AGE_ID, frsInputs, heartAge, heartAgeOutput);
-  const preventIds = [PREVENT_TOTAL_CVD_ID, PREVENT_HEART_FAILURE_ID];
-  if (prevent) {
-    const domain = emptyDomain('cardiovascular', run.missing(preventIds));
-    const { ageYears, sex } = prevent.inputs;
-    const optimalAt = preventRiskByAge('totalCvd', preventOptimalProfile(sex));
-    const [minAge, maxAge] = preventValidAges();
-    const solved = solveAge(optimalAt, prevent.result.value, minAge, maxAge);
-    domain.model_reason = `PREVENT (Khan 2024), the AHA's current equations for ages ${minAge}-${maxAge}: 10-year risk of total cardiovascular disease.`;
-    return withRisk(domain, PREVENT_TOTAL_CVD_ID, prevent.used, {
-      value: prevent.result.value,
-      unit: '1',
-      risk: prevent.result.value,
-      ratio: prevent.result.value / optimalAt(ageYears),
-      healthAge: solved.value,
-      clamped: solved.clamped,
-      notes: [DOMAIN_NOTES.preventRisk],
-    });
+export function scoreDomain(spec: DomainSpec, ev: EventInputs, run: ModelRun): DomainScore {
+  const attempted = new Map<string, Computed<unknown, unknown> | null>();
+  for (const model of spec.models) attempted.set(model.id, run.attempt(model));
+  const ids = (candidates: readonly AnyCandidate[]) =>
+    candidates.flatMap((c) => (c.standIn ? [] : [c.model.id, ...(c.coverage ?? []).map((m) => m.id)]));
+  const missingUpTo = (i: number) =>
+    run.missing(ids(spec.missingFrom === 'all' ? spec.candidates : spec.candidates.slice(0, i + 1)));
+  const passed = (upTo: number) =>
+    spec.candidates
+      .slice(0, upTo)
+      .filter((c) => !c.standIn)
+      .map((c) => c.model);
+  for (const [i, c] of spec.candidates.entries()) {
+    // Recorded before a stand-in replaces the record of the model it stands in for.
+    const missing = missingUpTo(i);
+    const computed = c.standIn
+      ? run.attempt(c.model, { standIn: true })
+      : (attempted.get(c.model.id) ?? null);
+    if (computed) return scored(spec, ev, run, c, computed, missing, passed(i), attempted);
+    const outside = run.outOfRange[c.model.id];
+    if (c.standIn || outside === undefined || (c.selectBy ?? ['age']).includes(outside)) continue;
+    // The model applies and cannot be computed: the domain says so, and no other model stands in.
+    const domain = emptyDomain(spec.domain, missing);
+    domain.chosen_model = c.model.id;
+    domain.model_reason = `No model: ${passedOver(run, [...passed(i), c.model])}. ${c.model.name} is the model for this person (by age, sex and the inputs present); no other model is given a value outside the range it was validated for.`;
+    return domain;
   }
-  if (pce) {
-    const domain = emptyDomain('cardiovascular', run.missing([...preventIds, PCE_ID]));
-    const { ageYears, sex, race } = pce.inputs;
-    const optimalAt = pceRiskByAge(pceOptimalProfile(ageYears, sex, race));
-    const [minAge, maxAge] = pceValidAges();
-    const solved = solveAge(optimalAt, pce.result.value, minAge, maxAge);
-    domain.model_reason = `Pooled Cohort Equations (10-year ASCVD): ${passedOver(run, [PREVENT_TOTAL_CVD_ID])}.`;
-    return withRisk(domain, PCE_ID, pce.used, {
-      value: pce.result.value,
-      unit: '1',
-      risk: pce.result.value,
-      ratio: pce.result.value / optimalAt(ageYears),
-      healthAge: solved.value,
-      clamped: solved.clamped,
-      notes: [],
-    });
-  }
-  if (frs && heart) {
-    const domain = emptyDomain('cardiovascular', run.missing([...preventIds, PCE_ID, FRAMINGHAM_ID]));
-    const normal = framinghamRisk(framinghamNormalProfile(frs.inputs.ageYears, frs.inputs.sex)).value;
-    domain.model_reason = `Framingham general CVD (10-year): ${passedOver(run, [PREVENT_TOTAL_CVD_ID, PCE_ID])}.`;
-    return withRisk(domain, FRAMINGHAM_ID, frs.used, {
-      value: frs.result.value,
-      unit: '1',
-      risk: frs.result.value,
-      ratio: frs.result.value / normal,
-      healthAge: heart.result.value,
-      clamped: heart.result.clamped,
-      notes: [],
-    });
-  }
-  const domain = emptyDomain('cardiovascular', run.missing([...preventIds, PCE_ID, FRAMINGHAM_ID]));
-  domain.model_reason = `No model: ${passedOver(run, [PREVENT_TOTAL_CVD_ID, PCE_ID, FRAMINGHAM_ID])}.`;
+  const domain = emptyDomain(spec.domain, missingUpTo(spec.candidates.length));
+  domain.model_reason = `No model: ${passedOver(run, passed(spec.candidates.length))}.`;
   return domain;
 }
 
-/**
- * The San Antonio Diabetes Prediction Model, continuous in its lab inputs, scores the domain. The categorical
- * Framingham Offspring model is computed alongside for the report model but never sets the score; HOMA-IR
- * gives a value when the San Antonio model cannot be computed.
- */
-export function metabolicDomain(ev: EventInputs, run: ModelRun): DomainScore {
-  const diabetes = run.attempt(
-    SAN_ANTONIO_DIABETES_ID,
-    sanAntonioInputs(ev),
-    sanAntonioDiabetesRisk,
-    sanAntonioOutput,
-  );
-  run.attempt(FRAMINGHAM_DIABETES_ID, diabetesRiskInputs(ev), diabetesRisk, framinghamDiabetesOutput);
-  const homa = run.attempt(HOMA_IR_ID, homaIrInputs(ev), homaIr, homaIrOutput);
-  const domain = emptyDomain('metabolic', run.missing([SAN_ANTONIO_DIABETES_ID, HOMA_IR_ID]));
-  const used = [...new Set([...(diabetes?.used ?? []), ...(homa?.used ?? [])])];
-  if (diabetes) {
-    const { inputs, result } = diabetes;
-    const notes: string[] = [DOMAIN_NOTES.diabetesAge, DOMAIN_NOTES.diabetesEthnicity];
-    if (!inputs.familyHistory) notes.push(DOMAIN_NOTES.diabetesFamily);
-    if (result.ageOutsideDerivation) notes.push(DOMAIN_NOTES.diabetesAgeRange);
-    const [minAge, maxAge] = sanAntonioDerivationAges();
-    domain.model_reason = `San Antonio Diabetes Prediction Model (Stern 2002), continuous in fasting glucose, blood pressure, HDL-C and BMI: 7.5-year risk of type 2 diabetes${result.ageOutsideDerivation ? ` (derived at ages ${minAge}-${maxAge}; applied at this age as published)` : ''}. The categorical Framingham Offspring model is reported alongside, not scored.`;
-    return withRisk(domain, SAN_ANTONIO_DIABETES_ID, used, {
-      value: result.value,
-      unit: '1',
-      risk: result.value,
-      ratio: result.value / sanAntonioOptimalRisk(inputs),
-      healthAge: null,
-      notes,
-    });
-  }
-  if (homa) {
-    domain.model_reason = `HOMA-IR, a value without a score: ${passedOver(run, [SAN_ANTONIO_DIABETES_ID])}.`;
-    return withValue(domain, HOMA_IR_ID, used, homa.result.value, '1', undefined);
-  }
-  domain.model_reason = `No model: ${passedOver(run, [SAN_ANTONIO_DIABETES_ID, HOMA_IR_ID])}.`;
-  return domain;
-}
-
-export function kidneyDomain(ev: EventInputs, run: ModelRun): DomainScore {
-  const withCystatin = run.attempt(
-    EGFR_CR_CYS_ID,
-    egfrCreatinineCystatinInputs(ev),
-    egfrCreatinineCystatin,
-    egfrOutput,
-  );
-  const creatinineOnly = run.attempt(EGFR_CR_ID, egfrCreatinineInputs(ev), egfrCreatinine, egfrOutput);
-  const domain = emptyDomain('kidney', run.missing([EGFR_CR_CYS_ID, EGFR_CR_ID]));
-  // The creatinine-cystatin C equation is the more accurate of the two (Inker 2021), so it leads when present.
-  const chosen = withCystatin
-    ? { id: EGFR_CR_CYS_ID, computed: withCystatin }
-    : creatinineOnly
-      ? { id: EGFR_CR_ID, computed: creatinineOnly }
-      : null;
-  if (chosen) {
-    const r = chosen.computed.result;
-    domain.model_reason =
-      chosen.id === EGFR_CR_CYS_ID
-        ? 'CKD-EPI 2021 creatinine-cystatin C, the more accurate equation when cystatin C is measured.'
-        : `CKD-EPI 2021 creatinine: ${passedOver(run, [EGFR_CR_CYS_ID])}.`;
-    return withValue(domain, chosen.id, chosen.computed.used, r.value, r.unit, r.category);
-  }
-  const reported = ev.numeric.egfr_ckd_epi_2021_reported;
-  if (reported === undefined || !(reported > 0)) {
-    domain.model_reason = `No model: ${passedOver(run, [EGFR_CR_CYS_ID, EGFR_CR_ID])}.`;
-    return domain;
-  }
-  const category = gfrCategory(reported);
-  run.models[EGFR_CR_ID] = { value: reported, unit: 'mL/min/{1.73_m2}', category, source: 'reported' };
-  delete run.notComputed[EGFR_CR_ID];
-  const scored = withValue(
-    domain,
-    EGFR_CR_ID,
-    ['egfr_ckd_epi_2021_reported'],
-    reported,
-    'mL/min/{1.73_m2}',
-    category,
-  );
-  scored.notes.push(DOMAIN_NOTES.egfrReported);
-  scored.model_reason = 'CKD-EPI 2021 creatinine eGFR as reported by the lab: creatinine was not available.';
-  return scored;
-}
-
-export function liverDomain(ev: EventInputs, run: ModelRun): DomainScore {
-  const computed = run.attempt(FIB4_ID, fib4Inputs(ev), fib4, fib4Output);
-  const domain = emptyDomain('liver', run.missing([FIB4_ID]));
-  if (!computed) {
-    domain.model_reason = `No model: ${passedOver(run, [FIB4_ID])}.`;
-    return domain;
-  }
-  domain.model_reason = 'FIB-4 (Sterling 2006), with the age-adjusted cut-offs of McPherson 2017.';
-  return withValue(domain, FIB4_ID, computed.used, computed.result.value, '1', computed.result.band);
+function scored(
+  spec: DomainSpec,
+  ev: EventInputs,
+  run: ModelRun,
+  pick: AnyCandidate,
+  result: Computed<unknown, unknown>,
+  missing: string[],
+  before: readonly AnyModelSpec[],
+  attempted: ReadonlyMap<string, Computed<unknown, unknown> | null>,
+): DomainScore {
+  const domain = emptyDomain(spec.domain, missing);
+  domain.chosen_model = pick.model.id;
+  domain.model_reason =
+    before.length > 0 && pick.after && !pick.standIn
+      ? `${pick.after}: ${passedOver(run, before)}.`
+      : pick.reason(result);
+  const used =
+    spec.usedFrom === 'chosen'
+      ? result.used
+      : [...new Set(spec.candidates.flatMap((c) => attempted.get(c.model.id)?.used ?? []))];
+  const reading = pick.read(result, ev);
+  return reading.kind === 'risk'
+    ? withRisk(domain, pick.model.id, used, reading)
+    : withValue(domain, pick.model.id, used, reading);
 }
 
 function emptyDomain(domain: DomainName, missing: string[]): DomainScore {
@@ -329,17 +394,12 @@ function emptyDomain(domain: DomainName, missing: string[]): DomainScore {
   };
 }
 
-interface RiskFigures {
-  value: number;
-  unit: string;
-  risk: number;
-  ratio: number;
-  healthAge: number | null;
-  clamped?: 'below' | 'above' | null;
-  notes: string[];
-}
-
-function withRisk(domain: DomainScore, model: string, used: string[], f: RiskFigures): DomainScore {
+function withRisk(
+  domain: DomainScore,
+  model: string,
+  used: string[],
+  f: Extract<Reading, { kind: 'risk' }>,
+): DomainScore {
   // The domain object is built here and owned by the caller alone, so it is filled in place.
   domain.model = model;
   domain.value = f.value;
@@ -358,76 +418,13 @@ function withValue(
   domain: DomainScore,
   model: string,
   used: string[],
-  value: number,
-  unit: string,
-  category: string | undefined,
+  f: Extract<Reading, { kind: 'value' }>,
 ): DomainScore {
   domain.model = model;
-  domain.value = value;
-  domain.unit = unit;
+  domain.value = f.value;
+  domain.unit = f.unit;
   domain.inputs_used = used;
-  domain.notes.push(DOMAIN_NOTES.valueModel);
-  if (category !== undefined) domain.category = category;
+  domain.notes.push(DOMAIN_NOTES.valueModel, ...(f.notes ?? []));
+  if (f.category !== undefined) domain.category = f.category;
   return domain;
-}
-
-// Report shapes of each model's result (snake_case, as the report model is JSON).
-function phenoAgeOutput(r: PhenoAgeResult): ModelOutput {
-  return {
-    value: r.value,
-    unit: r.unit,
-    mortality_score: r.mortalityScore,
-    age_acceleration: r.ageAcceleration,
-    crp_floored: r.crpFloored,
-  };
-}
-
-function pceOutput(r: PceResult): ModelOutput {
-  return { value: r.value, unit: r.unit, equation: r.equation, individual_sum: r.individualSum };
-}
-
-function framinghamOutput(r: FraminghamResult): ModelOutput {
-  return { value: r.value, unit: r.unit, individual_sum: r.individualSum };
-}
-
-function heartAgeOutput(r: HeartAgeResult): ModelOutput {
-  return { value: r.value, unit: r.unit, clamped: r.clamped, unclamped: r.unclamped };
-}
-
-function preventOutput(r: PreventResult): ModelOutput {
-  return {
-    value: r.value,
-    unit: r.unit,
-    risk_10y: r.risk10y,
-    risk_30y: r.risk30y,
-    log_odds_10y: r.logOdds10y,
-    log_odds_30y: r.logOdds30y,
-    egfr: r.egfr,
-    egfr_source: r.egfrSource,
-  };
-}
-
-function sanAntonioOutput(r: SanAntonioResult): ModelOutput {
-  return {
-    value: r.value,
-    unit: r.unit,
-    log_odds: r.logOdds,
-    age_outside_derivation: r.ageOutsideDerivation,
-  };
-}
-
-function framinghamDiabetesOutput(r: DiabetesRiskResult): ModelOutput {
-  return { value: r.value, unit: r.unit, log_odds: r.logOdds, indicators: r.indicators };
-}
-
-function homaIrOutput(r: HomaIrResult): ModelOutput {
-  return { value: r.value, unit: r.unit };
-}
-
-function egfrOutput(r: EgfrResult): ModelOutput {
-  return { value: r.value, unit: r.unit, category: r.category };
-}
-
-function fib4Output(r: Fib4Result): ModelOutput {
-  return { value: r.value, unit: r.unit, band: r.band, low_cutoff: r.lowCutoff, high_cutoff: r.highCutoff };
 }

@@ -1,5 +1,6 @@
 import { ModelInputError } from './errors.js';
-import type { Gathered } from './model-inputs.js';
+import type { EventInputs } from './inputs.js';
+import type { ModelSpec } from './spec.js';
 import type { ModelNotComputed, ModelOutput } from './types.js';
 
 export interface Computed<T, R> {
@@ -16,24 +17,35 @@ export interface Computed<T, R> {
 export class ModelRun {
   readonly models: Record<string, ModelOutput> = {};
   readonly notComputed: Record<string, ModelNotComputed> = {};
+  /** For each model out of range: the model parameter outside its range ('age', 'hdl'). */
+  readonly outOfRange: Record<string, string> = {};
 
-  attempt<T, R>(
-    id: string,
-    gathered: Gathered<T>,
-    compute: (inputs: T) => R,
-    output: (result: R) => ModelOutput,
-  ): Computed<T, R> | null {
+  constructor(private readonly ev: EventInputs) {}
+
+  /**
+   * Computes a model once per event (a later call returns the first outcome). `standIn`: the spec stands
+   * in for another model under the same id (a reported eGFR): failing, it records nothing.
+   */
+  attempt<T, R>(spec: ModelSpec<T, R>, opts: { standIn?: boolean } = {}): Computed<T, R> | null {
+    const gathered = spec.gather(this.ev);
     if (!gathered.ok) {
-      this.notComputed[id] = { status: 'missing_inputs', inputs_missing: [...new Set(gathered.missing)] };
+      if (!opts.standIn)
+        this.notComputed[spec.id] = {
+          status: 'missing_inputs',
+          inputs_missing: [...new Set(gathered.missing)],
+        };
       return null;
     }
     try {
-      const result = compute(gathered.inputs);
-      this.models[id] = output(result);
+      const result = spec.compute(gathered.inputs);
+      this.models[spec.id] = spec.output(result);
+      if (opts.standIn) delete this.notComputed[spec.id];
       return { inputs: gathered.inputs, result, used: [...new Set(gathered.used)] };
     } catch (err) {
       if (!(err instanceof ModelInputError)) throw err;
-      this.notComputed[id] = { status: 'out_of_range', reason: err.message };
+      if (opts.standIn) return null;
+      this.notComputed[spec.id] = { status: 'out_of_range', reason: err.message };
+      this.outOfRange[spec.id] = err.input;
       return null;
     }
   }

@@ -1,10 +1,4 @@
-import {
-  cardiovascularDomain,
-  kidneyDomain,
-  liverDomain,
-  metabolicDomain,
-  overallDomain,
-} from './domains.js';
+import { DOMAINS, scoreDomain } from './domains.js';
 import { eventDateOf } from './event-date.js';
 import type { InputCodes } from './input-codes.js';
 import { type EventInputs, readInputs } from './inputs.js';
@@ -26,14 +20,8 @@ export function scoreEvent(
 
 /** Every model and domain of one event from inputs already read (and, in a series, completed: as-of.ts). */
 export function scoreInputs(event: HealthEventInput, inputs: EventInputs): EventScore {
-  const run = new ModelRun();
-  const domains = [
-    overallDomain(inputs, run),
-    cardiovascularDomain(inputs, run),
-    metabolicDomain(inputs, run),
-    kidneyDomain(inputs, run),
-    liverDomain(inputs, run),
-  ];
+  const run = new ModelRun(inputs);
+  const domains = DOMAINS.map((spec) => scoreDomain(spec, inputs, run));
   const sex = inputs.categorical.sex;
   return {
     health_event_id: event.health_event_id,

@@ -128,6 +128,12 @@ export interface DomainScore {
   risk_ratio: number | null;
   /** Model id the domain's numbers come from; null when no model could be computed. */
   model: string | null;
+  /**
+   * The model that applies to this event, chosen by age band, sex, diagnosed diabetes and which inputs are
+   * present, never by a lab value; absent when none applies. When it is set and model is null, the model
+   * could not be computed (an input outside its validated range) and no other model took its place.
+   */
+  chosen_model?: string;
   /** Which model the domain used and why, or why none applied, in words (e.g. an age outside its range). */
   model_reason: string;
   /** Published category of a value-type model (KDIGO GFR category, FIB-4 band). */

@@ -186,15 +186,31 @@ describe('domains of an event', () => {
     expect(score.models.homa_ir?.value).toBeCloseTo((92 * 6.5) / 405, 10);
   });
 
-  it('metabolic: at a diabetic fasting glucose only HOMA-IR remains, as a value', () => {
+  it('metabolic: at a diabetic fasting glucose the San Antonio model gives no score, and HOMA-IR does not stand in', () => {
     const event = fullEvent();
     event.predictors = event.predictors.filter((p) => p.observation_code !== '2345-7');
     event.predictors.push(predictor('2345-7', '130', 'mg/dL'));
+    const s = scoreEvent(event, testInputCodes());
+    const d = domain(s, 'metabolic');
+    expect(d.model).toBeNull();
+    expect(d.chosen_model).toBe('san_antonio_diabetes_7_5y');
+    expect(d.health_score).toBeNull();
+    expect(d.model_reason).toContain(
+      'San Antonio Diabetes Prediction Model not computed (glucose 130 is outside (0, 126) mg/dL (non-diabetic))',
+    );
+    // HOMA-IR is still computed for the report model, but does not score the domain.
+    expect(s.models.homa_ir?.value).toBeGreaterThan(0);
+  });
+
+  it('metabolic: with diagnosed diabetes (outside the San Antonio population) HOMA-IR gives a value', () => {
+    const event = fullEvent();
+    event.predictors = event.predictors.filter((p) => p.observation_code !== '33248-6');
+    event.predictors.push(predictor('33248-6', 'Yes'));
     const d = domain(scoreEvent(event, testInputCodes()), 'metabolic');
     expect(d.model).toBe('homa_ir');
     expect(d.health_score).toBeNull();
     expect(d.model_reason).toBe(
-      'HOMA-IR, a value without a score: San Antonio Diabetes Prediction Model not computed (glucose 130 is outside (0, 126) mg/dL (non-diabetic)).',
+      "HOMA-IR, a value without a score: San Antonio Diabetes Prediction Model not computed (diabetes status true is outside the model's population (people without diabetes)).",
     );
   });
 

@@ -185,9 +185,25 @@ describe('PREVENT inputs and ranges', () => {
     expect(reported.egfrSource).toBe('reported');
   });
 
-  it('gives no 30-year risk from age 60 (Khan 2024 estimate it for 30-59)', () => {
+  it('gives no 30-year risk from age 60 (Khan 2024 estimate it for 30-59, in completed years)', () => {
     expect(preventRisk('totalCvd')({ ...example('male'), ageYears: 59 }).risk30y).not.toBeNull();
-    expect(preventRisk('totalCvd')({ ...example('male'), ageYears: 59.5 }).risk30y).toBeNull();
+    // 59.5 is 59 years old, as the 30-79 band counts ages (data/SOURCES.md, Age bands).
+    expect(preventRisk('totalCvd')({ ...example('male'), ageYears: 59.5 }).risk30y).not.toBeNull();
+    expect(preventRisk('totalCvd')({ ...example('male'), ageYears: 60 }).risk30y).toBeNull();
+  });
+
+  it('counts the 30-79 band in completed years: 79.9 is computed, 80 is not', () => {
+    expect(preventRisk('totalCvd')({ ...example('male'), ageYears: 79.9 }).risk10y).toBeGreaterThan(0);
+    expect(() => preventRisk('totalCvd')({ ...example('male'), ageYears: 80 })).toThrow(ModelInputError);
+    expect(() => preventRisk('totalCvd')({ ...example('male'), ageYears: 29.99 })).toThrow(ModelInputError);
+  });
+
+  it('computes heart failure without lipids or statin: its equations have no such terms', () => {
+    const { totalCholesterolMgDl: _tc, hdlMgDl: _hdl, statin: _statin, ...noLipids } = example('female');
+    expect(preventRisk('heartFailure')(noLipids).risk10y).toBe(
+      preventRisk('heartFailure')(example('female')).risk10y,
+    );
+    expect(() => preventRisk('totalCvd')(noLipids)).toThrow(/prevent_total_cvd: totalCholesterol = NaN/);
   });
 
   it.each([
@@ -196,7 +212,8 @@ describe('PREVENT inputs and ranges', () => {
     ['totalCholesterol', { totalCholesterolMgDl: 129 }],
     ['totalCholesterol', { totalCholesterolMgDl: 321 }],
     ['hdl', { hdlMgDl: 19 }],
-    ['systolicBp', { systolicBpMmHg: 181 }],
+    ['systolicBp', { systolicBpMmHg: 89 }],
+    ['systolicBp', { systolicBpMmHg: 201 }],
     ['egfr', { kidney: { egfr: 14 } }],
     ['egfr', { kidney: { egfr: 141 } }],
   ] as const)('is out of range when %s is outside the published range (%j)', (input, change) => {

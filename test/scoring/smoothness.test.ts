@@ -9,7 +9,7 @@ import type { DomainName, EventScore, HealthEventInput, ScoringMetadata } from '
  * no domain's health score by more than 5 points, and never against the domain model's risk.
  *
  * "Valid" means inside the range of every model a domain may use, before and after the move: PREVENT's
- * published input ranges (total cholesterol 130-320 mg/dL, HDL-C 20-100, SBP 90-180, BMI 18.5-39.9, eGFR
+ * published input ranges (total cholesterol 130-320 mg/dL, HDL-C 20-100, SBP 90-200, BMI 18.5-39.9, eGFR
  * 15-140) and the San Antonio model's non-diabetic fasting glucose (< 126 mg/dL); the other inputs span
  * their usual clinical ranges. So a move never changes a domain's model, and the test checks that too.
  */

@@ -1,5 +1,6 @@
-import { ModelInputError } from '../errors.js';
-import type { Sex } from '../types.js';
+import { Gather } from '../gather.js';
+import { checkRanges, type ModelSpec, type ValidRange } from '../spec.js';
+import type { ModelOutput, Sex } from '../types.js';
 import { positive } from './checks.js';
 import { coefficients } from './coefficients.js';
 
@@ -41,6 +42,7 @@ interface EquationCoefficients {
 }
 
 interface CkdEpiFile {
+  source: string;
   minAge: number;
   creatinine: EquationCoefficients;
   creatinineCystatin: EquationCoefficients & {
@@ -89,8 +91,100 @@ function sexFactor(c: EquationCoefficients, sex: Sex): number {
   return sex === 'female' ? c.femaleFactor : 1;
 }
 
+/** Adults only: the equations were developed at ages 18 and over (Inker 2021). */
+export function egfrRanges(): ValidRange<EgfrCreatinineInputs>[] {
+  const f = file();
+  return [
+    {
+      parameter: 'age',
+      min: f.minAge,
+      max: Number.POSITIVE_INFINITY,
+      unit: 'a',
+      describe: `[${f.minAge}, inf)`,
+      source: f.source,
+      of: (i) => i.ageYears,
+    },
+  ];
+}
+
 function adultAge(model: string, age: number): number {
-  const min = file().minAge;
-  if (!(Number.isFinite(age) && age >= min)) throw new ModelInputError(model, 'age', age, `[${min}, inf)`);
+  checkRanges(model, egfrRanges(), { ageYears: age, sex: 'female', creatinineMgDl: 1 });
   return age;
 }
+
+function egfrOutput(r: EgfrResult): ModelOutput {
+  return { value: r.value, unit: r.unit, category: r.category };
+}
+
+const CITATION = 'Inker LA et al. N Engl J Med 2021;385(19):1737-1749';
+
+export const EGFR_CR_CYS: ModelSpec<EgfrCreatinineCystatinInputs, EgfrResult> = {
+  id: EGFR_CR_CYS_ID,
+  name: 'CKD-EPI 2021 creatinine-cystatin C',
+  citation: CITATION,
+  inputs: [
+    { input: 'age', unit: 'a' },
+    { input: 'sex', unit: '' },
+    { input: 'creatinine', unit: 'mg/dL' },
+    { input: 'cystatin_c', unit: 'mg/L' },
+  ],
+  ranges: egfrRanges,
+  gather: (ev) => {
+    const g = new Gather(ev);
+    return g.done({
+      ageYears: g.age(),
+      sex: g.sex(),
+      creatinineMgDl: g.num('creatinine'),
+      cystatinCMgL: g.num('cystatin_c'),
+    });
+  },
+  compute: egfrCreatinineCystatin,
+  output: egfrOutput,
+};
+
+export const EGFR_CR: ModelSpec<EgfrCreatinineInputs, EgfrResult> = {
+  id: EGFR_CR_ID,
+  name: 'CKD-EPI 2021 creatinine',
+  citation: CITATION,
+  inputs: [
+    { input: 'age', unit: 'a' },
+    { input: 'sex', unit: '' },
+    { input: 'creatinine', unit: 'mg/dL' },
+  ],
+  ranges: egfrRanges,
+  gather: (ev) => {
+    const g = new Gather(ev);
+    return g.done({ ageYears: g.age(), sex: g.sex(), creatinineMgDl: g.num('creatinine') });
+  },
+  compute: egfrCreatinine,
+  output: egfrOutput,
+};
+
+export interface ReportedEgfrResult extends EgfrResult {
+  source: 'reported';
+}
+
+/**
+ * The lab's own CKD-EPI 2021 creatinine eGFR (LOINC 98979-8), standing in for the creatinine equation when
+ * creatinine is absent: reported under the creatinine equation's id, with source 'reported'.
+ */
+export const EGFR_REPORTED: ModelSpec<{ egfr: number }, ReportedEgfrResult> = {
+  id: EGFR_CR_ID,
+  name: 'CKD-EPI 2021 creatinine eGFR as reported by the lab',
+  citation: CITATION,
+  inputs: [{ input: 'egfr_ckd_epi_2021_reported', unit: 'mL/min/{1.73_m2}' }],
+  ranges: () => [],
+  gather: (ev) => {
+    const reported = ev.numeric.egfr_ckd_epi_2021_reported;
+    // Not a usable stand-in unless positive; what is then missing is creatinine itself.
+    if (reported === undefined || !(reported > 0)) return { ok: false, missing: ['creatinine'] };
+    return { ok: true, inputs: { egfr: reported }, used: ['egfr_ckd_epi_2021_reported'] };
+  },
+  compute: ({ egfr }) => ({
+    value: egfr,
+    unit: 'mL/min/{1.73_m2}',
+    category: gfrCategory(egfr),
+    source: 'reported',
+  }),
+  output: (r) => ({ value: r.value, unit: r.unit, category: r.category, source: r.source }),
+};

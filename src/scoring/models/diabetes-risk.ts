@@ -1,4 +1,6 @@
 import { ModelInputError } from '../errors.js';
+import { Gather } from '../gather.js';
+import type { ModelSpec } from '../spec.js';
 import type { Sex } from '../types.js';
 import { positive } from './checks.js';
 import { coefficients } from './coefficients.js';
@@ -127,3 +129,42 @@ export function optimalIndicators(indicators: readonly DiabetesIndicator[]): Dia
   const kept = file().optimalProfile.kept;
   return indicators.filter((name) => kept.includes(name));
 }
+
+export const FRAMINGHAM_DIABETES: ModelSpec<DiabetesRiskInputs, DiabetesRiskResult> = {
+  id: FRAMINGHAM_DIABETES_ID,
+  name: 'Framingham Offspring diabetes',
+  citation: 'Wilson PWF et al. Arch Intern Med 2007;167(10):1068-1074, Table 3',
+  inputs: [
+    { input: 'age', unit: 'a' },
+    { input: 'sex', unit: '' },
+    { input: 'glucose', unit: 'mg/dL' },
+    { input: 'bmi', unit: 'kg/m2' },
+    { input: 'hdl_cholesterol', unit: 'mg/dL' },
+    { input: 'triglycerides', unit: 'mg/dL' },
+    { input: 'systolic_bp', unit: 'mm[Hg]' },
+    { input: 'bp_treatment', unit: '' },
+    { input: 'parental_diabetes', unit: '' },
+    { input: 'diastolic_bp', unit: 'mm[Hg]', use: 'optional' },
+  ],
+  // The non-diabetic glucose bound is the model's population, checked with its categories (diabetesIndicators).
+  ranges: () => [],
+  gather: (ev) => {
+    const g = new Gather(ev);
+    const inputs: DiabetesRiskInputs = {
+      ageYears: g.age(),
+      sex: g.sex(),
+      fastingGlucoseMgDl: g.num('glucose'),
+      bmi: g.num('bmi'),
+      hdlMgDl: g.num('hdl_cholesterol'),
+      triglyceridesMgDl: g.num('triglycerides'),
+      systolicBpMmHg: g.num('systolic_bp'),
+      bpTreated: g.flag('bp_treatment'),
+      parentalHistory: g.flag('parental_diabetes'),
+    };
+    const diastolic = g.optionalNum('diastolic_bp');
+    if (diastolic !== undefined) inputs.diastolicBpMmHg = diastolic;
+    return g.done(inputs);
+  },
+  compute: diabetesRisk,
+  output: (r) => ({ value: r.value, unit: r.unit, log_odds: r.logOdds, indicators: r.indicators }),
+};

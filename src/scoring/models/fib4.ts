@@ -1,3 +1,5 @@
+import { Gather } from '../gather.js';
+import type { ModelSpec } from '../spec.js';
 import { positive } from './checks.js';
 import { coefficients } from './coefficients.js';
 
@@ -48,3 +50,34 @@ export function fib4(inputs: Fib4Inputs): Fib4Result {
   const band: Fib4Band = value < lowCutoff ? 'low' : value > c.highCutoff ? 'high' : 'indeterminate';
   return { value, unit: '1', band, lowCutoff, highCutoff: c.highCutoff };
 }
+
+export const FIB4: ModelSpec<Fib4Inputs, Fib4Result> = {
+  id: FIB4_ID,
+  name: 'FIB-4',
+  citation:
+    'Sterling RK et al. Hepatology 2006;43(6):1317-1325; McPherson S et al. Am J Gastroenterol 2017;112(5):740-751',
+  inputs: [
+    { input: 'age', unit: 'a' },
+    { input: 'ast', unit: 'U/L' },
+    { input: 'alt', unit: 'U/L' },
+    { input: 'platelets', unit: '10*3/uL' },
+  ],
+  ranges: () => [],
+  gather: (ev) => {
+    const g = new Gather(ev);
+    return g.done({
+      ageYears: g.age(),
+      astUPerL: g.num('ast'),
+      altUPerL: g.num('alt'),
+      platelets10e3PerUl: g.num('platelets'),
+    });
+  },
+  compute: fib4,
+  output: (r) => ({
+    value: r.value,
+    unit: r.unit,
+    band: r.band,
+    low_cutoff: r.lowCutoff,
+    high_cutoff: r.highCutoff,
+  }),
+};

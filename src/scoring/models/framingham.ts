@@ -1,5 +1,8 @@
+import { Gather } from '../gather.js';
+import type { EventInputs } from '../inputs.js';
+import { checkRanges, type ModelSpec, type ValidRange } from '../spec.js';
 import type { Sex, SolvedAge } from '../types.js';
-import { positive, within } from './checks.js';
+import { positive } from './checks.js';
 import { coefficients } from './coefficients.js';
 
 /**
@@ -51,6 +54,7 @@ interface FraminghamCoefficients {
 }
 
 interface FraminghamFile {
+  source: string;
   validAges: [number, number];
   equations: Record<Sex, FraminghamCoefficients>;
   normalProfile: { totalCholesterol: number; hdl: number; systolicBp: number };
@@ -62,9 +66,25 @@ export function framinghamValidAges(): [number, number] {
   return file().validAges;
 }
 
+/** The ranges the model was derived for, in the order they are checked (data/scoring/framingham.json). */
+export function framinghamRanges(): ValidRange<FraminghamInputs>[] {
+  const f = file();
+  return [
+    {
+      parameter: 'age',
+      min: f.validAges[0],
+      max: f.validAges[1],
+      unit: 'a',
+      completedYears: true,
+      source: f.source,
+      of: (i) => i.ageYears,
+    },
+  ];
+}
+
 export function framinghamRisk(inputs: FraminghamInputs): FraminghamResult {
-  const [minAge, maxAge] = framinghamValidAges();
-  const age = within(FRAMINGHAM_ID, 'age', inputs.ageYears, minAge, maxAge);
+  checkRanges(FRAMINGHAM_ID, framinghamRanges(), inputs);
+  const age = inputs.ageYears;
   const c = file().equations[inputs.sex];
   const individualSum = c.lnAge * Math.log(age) + riskFactorSum(inputs);
   return { value: 1 - c.baselineSurvival ** Math.exp(individualSum - c.meanSum), unit: '1', individualSum };
@@ -78,7 +98,8 @@ export function framinghamRisk(inputs: FraminghamInputs): FraminghamResult {
  */
 export function heartAge(inputs: FraminghamInputs): HeartAgeResult {
   const [minAge, maxAge] = framinghamValidAges();
-  const age = within(HEART_AGE_ID, 'age', inputs.ageYears, minAge, maxAge);
+  checkRanges(HEART_AGE_ID, framinghamRanges(), inputs);
+  const age = inputs.ageYears;
   const c = file().equations[inputs.sex];
   const normal = framinghamNormalProfile(age, inputs.sex);
   const unclamped = age * Math.exp((riskFactorSum(inputs) - riskFactorSum(normal)) / c.lnAge);
@@ -115,3 +136,52 @@ function riskFactorSum(inputs: FraminghamInputs): number {
     (inputs.diabetic ? c.diabetes : 0)
   );
 }
+
+function gatherFramingham(ev: EventInputs) {
+  const g = new Gather(ev);
+  return g.done({
+    ageYears: g.age(),
+    sex: g.sex(),
+    totalCholesterolMgDl: g.num('total_cholesterol'),
+    hdlMgDl: g.num('hdl_cholesterol'),
+    systolicBpMmHg: g.num('systolic_bp'),
+    bpTreated: g.flag('bp_treatment'),
+    smoker: g.flag('smoking'),
+    diabetic: g.flag('diabetes'),
+  });
+}
+
+const FRAMINGHAM_INPUTS = [
+  { input: 'age', unit: 'a' },
+  { input: 'sex', unit: '' },
+  { input: 'total_cholesterol', unit: 'mg/dL' },
+  { input: 'hdl_cholesterol', unit: 'mg/dL' },
+  { input: 'systolic_bp', unit: 'mm[Hg]' },
+  { input: 'bp_treatment', unit: '' },
+  { input: 'smoking', unit: '' },
+  { input: 'diabetes', unit: '' },
+] as const;
+
+const CITATION = "D'Agostino RB Sr et al. Circulation 2008;117(6):743-753, Table 2";
+
+export const FRAMINGHAM: ModelSpec<FraminghamInputs, FraminghamResult> = {
+  id: FRAMINGHAM_ID,
+  name: 'Framingham general CVD',
+  citation: CITATION,
+  inputs: FRAMINGHAM_INPUTS,
+  ranges: framinghamRanges,
+  gather: gatherFramingham,
+  compute: framinghamRisk,
+  output: (r) => ({ value: r.value, unit: r.unit, individual_sum: r.individualSum }),
+};
+
+export const HEART_AGE: ModelSpec<FraminghamInputs, HeartAgeResult> = {
+  id: HEART_AGE_ID,
+  name: 'Framingham heart age',
+  citation: CITATION,
+  inputs: FRAMINGHAM_INPUTS,
+  ranges: framinghamRanges,
+  gather: gatherFramingham,
+  compute: heartAge,
+  output: (r) => ({ value: r.value, unit: r.unit, clamped: r.clamped, unclamped: r.unclamped }),
+};

@@ -1,3 +1,5 @@
+import { Gather } from '../gather.js';
+import type { ModelSpec } from '../spec.js';
 import { positive } from './checks.js';
 import { coefficients } from './coefficients.js';
 
@@ -25,3 +27,20 @@ export function homaIr(inputs: HomaIrInputs): HomaIrResult {
   const insulin = positive(HOMA_IR_ID, 'insulin', inputs.insulinMicroUPerMl);
   return { value: (glucose * insulin) / divisorMgPerDl, unit: '1' };
 }
+
+export const HOMA_IR: ModelSpec<HomaIrInputs, HomaIrResult> = {
+  id: HOMA_IR_ID,
+  name: 'HOMA-IR',
+  citation: 'Matthews DR et al. Diabetologia 1985;28(7):412-419',
+  inputs: [
+    { input: 'glucose', unit: 'mg/dL' },
+    { input: 'insulin', unit: 'u[IU]/mL' },
+  ],
+  ranges: () => [],
+  gather: (ev) => {
+    const g = new Gather(ev);
+    return g.done({ glucoseMgDl: g.num('glucose'), insulinMicroUPerMl: g.num('insulin') });
+  },
+  compute: homaIr,
+  output: (r) => ({ value: r.value, unit: r.unit }),
+};

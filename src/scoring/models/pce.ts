@@ -1,5 +1,7 @@
+import { Gather } from '../gather.js';
+import { checkRanges, type ModelSpec, type ValidRange } from '../spec.js';
 import type { PceRace, Sex } from '../types.js';
-import { positive, within } from './checks.js';
+import { positive } from './checks.js';
 import { coefficients } from './coefficients.js';
 
 /**
@@ -57,7 +59,14 @@ interface PceCoefficients {
 }
 
 interface PceFile {
+  source: string;
   validAges: [number, number];
+  inputRanges: {
+    source: string;
+    totalCholesterol: [number, number];
+    hdl: [number, number];
+    systolicBp: [number, number];
+  };
   equations: Record<PceEquation, PceCoefficients>;
   optimalProfile: { totalCholesterol: number; hdl: number; systolicBp: number };
 }
@@ -73,9 +82,42 @@ export function pceEquation(sex: Sex, race: PceRace): PceEquation {
   return `${group}_${sex}`;
 }
 
+/** The ranges the equations accept, in the order they are checked (data/scoring/pce.json). */
+export function pceRanges(): ValidRange<PceInputs>[] {
+  const f = file();
+  const r = f.inputRanges;
+  return [
+    {
+      parameter: 'age',
+      min: f.validAges[0],
+      max: f.validAges[1],
+      unit: 'a',
+      completedYears: true,
+      source: f.source,
+      of: (i) => i.ageYears,
+    },
+    {
+      parameter: 'totalCholesterol',
+      min: r.totalCholesterol[0],
+      max: r.totalCholesterol[1],
+      unit: 'mg/dL',
+      source: r.source,
+      of: (i) => i.totalCholesterolMgDl,
+    },
+    { parameter: 'hdl', min: r.hdl[0], max: r.hdl[1], unit: 'mg/dL', source: r.source, of: (i) => i.hdlMgDl },
+    {
+      parameter: 'systolicBp',
+      min: r.systolicBp[0],
+      max: r.systolicBp[1],
+      unit: 'mm[Hg]',
+      source: r.source,
+      of: (i) => i.systolicBpMmHg,
+    },
+  ];
+}
+
 export function pceRisk(inputs: PceInputs): PceResult {
-  const [minAge, maxAge] = pceValidAges();
-  within(PCE_ID, 'age', inputs.ageYears, minAge, maxAge);
+  checkRanges(PCE_ID, pceRanges(), inputs);
   const equation = pceEquation(inputs.sex, inputs.race);
   const individualSum = riskFactorCurve(inputs, equation)(Math.log(inputs.ageYears));
   return { value: pceRiskFromSum(equation, individualSum), unit: '1', equation, individualSum };
@@ -140,3 +182,37 @@ export function pceOptimalProfile(ageYears: number, sex: Sex, race: PceRace): Pc
     diabetic: false,
   };
 }
+
+export const PCE: ModelSpec<PceInputs, PceResult> = {
+  id: PCE_ID,
+  name: 'Pooled Cohort Equations',
+  citation: 'Goff DC Jr et al. Circulation 2014;129(25 Suppl 2):S49-S73, Appendix 7 Table A',
+  inputs: [
+    { input: 'age', unit: 'a' },
+    { input: 'sex', unit: '' },
+    { input: 'race', unit: '' },
+    { input: 'total_cholesterol', unit: 'mg/dL' },
+    { input: 'hdl_cholesterol', unit: 'mg/dL' },
+    { input: 'systolic_bp', unit: 'mm[Hg]' },
+    { input: 'bp_treatment', unit: '' },
+    { input: 'smoking', unit: '' },
+    { input: 'diabetes', unit: '' },
+  ],
+  ranges: pceRanges,
+  gather: (ev) => {
+    const g = new Gather(ev);
+    return g.done({
+      ageYears: g.age(),
+      sex: g.sex(),
+      race: g.category('race') as PceRace,
+      totalCholesterolMgDl: g.num('total_cholesterol'),
+      hdlMgDl: g.num('hdl_cholesterol'),
+      systolicBpMmHg: g.num('systolic_bp'),
+      bpTreated: g.flag('bp_treatment'),
+      smoker: g.flag('smoking'),
+      diabetic: g.flag('diabetes'),
+    });
+  },
+  compute: pceRisk,
+  output: (r) => ({ value: r.value, unit: r.unit, equation: r.equation, individual_sum: r.individualSum }),
+};

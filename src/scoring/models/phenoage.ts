@@ -1,3 +1,6 @@
+import { Gather } from '../gather.js';
+import type { ModelSpec } from '../spec.js';
+import { ucumFactor } from '../units.js';
 import { positive, within } from './checks.js';
 import { coefficients } from './coefficients.js';
 
@@ -121,3 +124,51 @@ export function referenceMortality(ageYears: number): number {
   const hazard = Math.exp(p.divisor * (ageYears - p.intercept)) / p.hazardScale;
   return -Math.expm1(-hazard);
 }
+
+/** Creatinine mg/dL -> umol/L and glucose mg/dL -> mmol/L through their molar masses; CRP mg/L -> mg/dL. */
+const creatinineToUmol = () => ucumFactor('mg/dL', 'umol/L', 'creatinine');
+const glucoseToMmol = () => ucumFactor('mg/dL', 'mmol/L', 'glucose');
+const crpToMgDl = () => ucumFactor('mg/L', 'mg/dL');
+
+export const PHENOAGE: ModelSpec<PhenoAgeInputs, PhenoAgeResult> = {
+  id: PHENOAGE_ID,
+  name: 'PhenoAge',
+  citation: 'Levine ME et al. Aging (Albany NY) 2018;10(4):573-591, Table 1',
+  inputs: [
+    { input: 'age', unit: 'a' },
+    { input: 'albumin', unit: 'g/L' },
+    { input: 'creatinine', unit: 'umol/L' },
+    { input: 'glucose', unit: 'mmol/L' },
+    { input: 'crp', unit: 'mg/dL' },
+    { input: 'lymphocyte_percent', unit: '%' },
+    { input: 'mcv', unit: 'fL' },
+    { input: 'rdw', unit: '%' },
+    { input: 'alkaline_phosphatase', unit: 'U/L' },
+    { input: 'wbc', unit: '10*3/uL' },
+  ],
+  // Levine 2018 publish no input ranges; every marker must be a positive number, lymphocytes 0-100 %.
+  ranges: () => [],
+  gather: (ev) => {
+    const g = new Gather(ev);
+    return g.done({
+      ageYears: g.age(),
+      albuminGPerL: g.num('albumin'),
+      creatinineUmolPerL: g.num('creatinine') * creatinineToUmol(),
+      glucoseMmolPerL: g.num('glucose') * glucoseToMmol(),
+      crpMgPerDl: g.num('crp') * crpToMgDl(),
+      lymphocytePercent: g.num('lymphocyte_percent'),
+      mcvFl: g.num('mcv'),
+      rdwPercent: g.num('rdw'),
+      alkalinePhosphataseUPerL: g.num('alkaline_phosphatase'),
+      wbc10e3PerUl: g.num('wbc'),
+    });
+  },
+  compute: phenoAge,
+  output: (r) => ({
+    value: r.value,
+    unit: r.unit,
+    mortality_score: r.mortalityScore,
+    age_acceleration: r.ageAcceleration,
+    crp_floored: r.crpFloored,
+  }),
+};

@@ -1,5 +1,8 @@
-import type { Sex } from '../types.js';
-import { positive, within } from './checks.js';
+import { Gather, type KidneyInput } from '../gather.js';
+import type { EventInputs } from '../inputs.js';
+import { checkRanges, type ModelSpec, type ValidRange } from '../spec.js';
+import type { ModelOutput, Sex } from '../types.js';
+import { positive } from './checks.js';
 import { egfrCreatinine } from './ckd-epi.js';
 import { coefficients } from './coefficients.js';
 
@@ -23,16 +26,16 @@ export const PREVENT_IDS: Record<PreventOutcome, string> = {
 };
 
 /** Kidney function: serum creatinine (eGFR by CKD-EPI 2021, as PREVENT was derived) or a reported eGFR. */
-export type PreventKidney = { creatinineMgDl: number } | { egfr: number };
+export type PreventKidney = KidneyInput;
 
 export interface PreventInputs {
   /** Years; the equations are valid for 30-79. */
   ageYears: number;
   sex: Sex;
-  /** mg/dL. */
-  totalCholesterolMgDl: number;
-  /** mg/dL. */
-  hdlMgDl: number;
+  /** mg/dL; total CVD and ASCVD only (the heart-failure equations have no lipid term). */
+  totalCholesterolMgDl?: number;
+  /** mg/dL; total CVD and ASCVD only. */
+  hdlMgDl?: number;
   /** mm Hg. */
   systolicBpMmHg: number;
   /** On blood-pressure-lowering treatment. */
@@ -40,8 +43,8 @@ export interface PreventInputs {
   /** Current smoker. */
   smoker: boolean;
   diabetic: boolean;
-  /** On statin therapy. */
-  statin: boolean;
+  /** On statin therapy; total CVD and ASCVD only (no statin term in the heart-failure equations). */
+  statin?: boolean;
   kidney: PreventKidney;
   /** kg/m2; used by the heart-failure equations only, which require it. */
   bmi?: number;
@@ -94,7 +97,14 @@ type Range = [number, number];
 interface PreventFile {
   validAges: Range;
   risk30yMaxAge: number;
-  inputRanges: { totalCholesterol: Range; hdl: Range; systolicBp: Range; bmi: Range; egfr: Range };
+  inputRanges: {
+    source: string;
+    totalCholesterol: Range;
+    hdl: Range;
+    systolicBp: Range;
+    bmi: Range;
+    egfr: Range;
+  };
   cholesterolMmolPerMgDl: number;
   /** ageSquared appears in the 30-year equations only; a term absent from an equation counts 0. */
   equations: Record<Horizon, Record<Sex, Record<PreventOutcome, Partial<Record<Term, number>>>>>;
@@ -112,20 +122,41 @@ export function preventValidAges(): Range {
   return file().validAges;
 }
 
+/** The input ranges of one outcome's equations, in the order they are checked (data/scoring/prevent.json). */
+export function preventRanges(outcome: PreventOutcome): ValidRange<PreventInputs>[] {
+  const f = file();
+  const r = f.inputRanges;
+  const source = r.source;
+  const range = (
+    parameter: string,
+    [min, max]: Range,
+    unit: string,
+    of: (i: PreventInputs) => number | undefined,
+  ): ValidRange<PreventInputs> => ({ parameter, min, max, unit, source, of });
+  // Ages in completed years, as the paper counts them: 79.9 is 79 years old (data/SOURCES.md, Age bands).
+  const ranges: ValidRange<PreventInputs>[] = [
+    { ...range('age', f.validAges, 'a', (i) => i.ageYears), completedYears: true },
+  ];
+  // The heart-failure equations have no lipid or statin term (Khan 2024, Table S12): they need no lipids.
+  if (outcome !== 'heartFailure') {
+    ranges.push(
+      range('totalCholesterol', r.totalCholesterol, 'mg/dL', (i) => i.totalCholesterolMgDl ?? Number.NaN),
+    );
+    ranges.push(range('hdl', r.hdl, 'mg/dL', (i) => i.hdlMgDl ?? Number.NaN));
+  }
+  ranges.push(range('systolicBp', r.systolicBp, 'mm[Hg]', (i) => i.systolicBpMmHg));
+  if (outcome === 'heartFailure') ranges.push(range('bmi', r.bmi, 'kg/m2', (i) => i.bmi ?? Number.NaN));
+  ranges.push(range('egfr', r.egfr, 'mL/min/{1.73_m2}', (i) => preventEgfr(PREVENT_IDS[outcome], i).egfr));
+  return ranges;
+}
+
 /** The model of one outcome: validates the inputs, then both horizons of the logistic equation. */
 export function preventRisk(outcome: PreventOutcome): (inputs: PreventInputs) => PreventResult {
   return (inputs) => {
     const f = file();
     const id = PREVENT_IDS[outcome];
-    const [minAge, maxAge] = f.validAges;
-    within(id, 'age', inputs.ageYears, minAge, maxAge);
-    const r = f.inputRanges;
-    within(id, 'totalCholesterol', inputs.totalCholesterolMgDl, ...r.totalCholesterol);
-    within(id, 'hdl', inputs.hdlMgDl, ...r.hdl);
-    within(id, 'systolicBp', inputs.systolicBpMmHg, ...r.systolicBp);
-    if (outcome === 'heartFailure') within(id, 'bmi', inputs.bmi ?? Number.NaN, ...r.bmi);
+    checkRanges(id, preventRanges(outcome), inputs);
     const { egfr, source } = preventEgfr(id, inputs);
-    within(id, 'egfr', egfr, ...r.egfr);
     const logOdds10y = logOdds('10y', outcome, inputs, egfr, inputs.ageYears);
     const logOdds30y = logOdds('30y', outcome, inputs, egfr, inputs.ageYears);
     const risk10y = logistic(logOdds10y);
@@ -134,7 +165,8 @@ export function preventRisk(outcome: PreventOutcome): (inputs: PreventInputs) =>
       unit: '1',
       outcome,
       risk10y,
-      risk30y: inputs.ageYears <= f.risk30yMaxAge ? logistic(logOdds30y) : null,
+      // 30-year risk for ages 30-59 in completed years, as the age band (59.9 is 59 years old).
+      risk30y: Math.floor(inputs.ageYears) <= f.risk30yMaxAge ? logistic(logOdds30y) : null,
       logOdds10y,
       logOdds30y,
       egfr,
@@ -198,12 +230,17 @@ function logOdds(
   const c = f.equations[horizon][inputs.sex][outcome];
   const mmol = f.cholesterolMmolPerMgDl;
   const age = (ageYears - 55) / 10;
-  const nonHdl =
-    (positive(PREVENT_IDS[outcome], 'totalCholesterol', inputs.totalCholesterolMgDl) -
-      positive(PREVENT_IDS[outcome], 'hdl', inputs.hdlMgDl)) *
-      mmol -
-    3.5;
-  const hdl = (inputs.hdlMgDl * mmol - 1.3) / 0.3;
+  // Lipids enter the total CVD and ASCVD equations only; the heart-failure ones have zero coefficients.
+  const tc = inputs.totalCholesterolMgDl;
+  const hdlMgDl = inputs.hdlMgDl;
+  const lipids = outcome !== 'heartFailure' || (tc !== undefined && hdlMgDl !== undefined);
+  const nonHdl = lipids
+    ? (positive(PREVENT_IDS[outcome], 'totalCholesterol', tc ?? Number.NaN) -
+        positive(PREVENT_IDS[outcome], 'hdl', hdlMgDl ?? Number.NaN)) *
+        mmol -
+      3.5
+    : 0;
+  const hdl = lipids ? ((hdlMgDl ?? Number.NaN) * mmol - 1.3) / 0.3 : 0;
   const sbp = inputs.systolicBpMmHg;
   const sbpBelow110 = (Math.min(sbp, 110) - 110) / 20;
   const sbpAbove110 = (Math.max(sbp, 110) - 130) / 20;
@@ -216,7 +253,7 @@ function logOdds(
   const diabetes = inputs.diabetic ? 1 : 0;
   const smoker = inputs.smoker ? 1 : 0;
   const bpTreated = inputs.bpTreated ? 1 : 0;
-  const statin = inputs.statin ? 1 : 0;
+  const statin = inputs.statin === true ? 1 : 0;
   const terms: Record<Term, number> = {
     age,
     ageSquared: age * age,
@@ -251,3 +288,78 @@ function logOdds(
 function logistic(x: number): number {
   return 1 / (1 + Math.exp(-x));
 }
+
+const OUTCOME_NAMES: Record<PreventOutcome, string> = {
+  totalCvd: 'PREVENT',
+  ascvd: 'PREVENT ASCVD',
+  heartFailure: 'PREVENT heart failure',
+};
+
+/**
+ * PREVENT's inputs. Heart failure reads BMI and no lipids or statin (its equations have no such terms), so
+ * a missing cholesterol or statin answer never costs the heart-failure risk.
+ */
+function gatherPrevent(ev: EventInputs, outcome: PreventOutcome) {
+  const g = new Gather(ev);
+  const hf = outcome === 'heartFailure';
+  const inputs: PreventInputs = {
+    ageYears: g.age(),
+    sex: g.sex(),
+    ...(hf ? {} : { totalCholesterolMgDl: g.num('total_cholesterol'), hdlMgDl: g.num('hdl_cholesterol') }),
+    systolicBpMmHg: g.num('systolic_bp'),
+    bpTreated: g.flag('bp_treatment'),
+    smoker: g.flag('smoking'),
+    diabetic: g.flag('diabetes'),
+    ...(hf ? {} : { statin: g.flag('statin') }),
+    kidney: g.kidney(),
+  };
+  if (hf) inputs.bmi = g.num('bmi');
+  return g.done(inputs);
+}
+
+function preventOutput(r: PreventResult): ModelOutput {
+  return {
+    value: r.value,
+    unit: r.unit,
+    risk_10y: r.risk10y,
+    risk_30y: r.risk30y,
+    log_odds_10y: r.logOdds10y,
+    log_odds_30y: r.logOdds30y,
+    egfr: r.egfr,
+    egfr_source: r.egfrSource,
+  };
+}
+
+function preventSpec(outcome: PreventOutcome): ModelSpec<PreventInputs, PreventResult> {
+  return {
+    id: PREVENT_IDS[outcome],
+    name: OUTCOME_NAMES[outcome],
+    citation: 'Khan SS et al. Circulation 2024;149(6):430-449, Supplemental Table S12',
+    inputs: [
+      { input: 'age', unit: 'a' },
+      { input: 'sex', unit: '' },
+      ...(outcome === 'heartFailure'
+        ? []
+        : ([
+            { input: 'total_cholesterol', unit: 'mg/dL' },
+            { input: 'hdl_cholesterol', unit: 'mg/dL' },
+          ] as const)),
+      { input: 'systolic_bp', unit: 'mm[Hg]' },
+      { input: 'bp_treatment', unit: '' },
+      { input: 'smoking', unit: '' },
+      { input: 'diabetes', unit: '' },
+      ...(outcome === 'heartFailure' ? [] : ([{ input: 'statin', unit: '' }] as const)),
+      { input: 'creatinine', unit: 'mg/dL' },
+      { input: 'egfr_ckd_epi_2021_reported', unit: 'mL/min/{1.73_m2}', use: 'alternative' },
+      ...(outcome === 'heartFailure' ? [{ input: 'bmi', unit: 'kg/m2' } as const] : []),
+    ],
+    ranges: () => preventRanges(outcome),
+    gather: (ev) => gatherPrevent(ev, outcome),
+    compute: preventRisk(outcome),
+    output: preventOutput,
+  };
+}
+
+export const PREVENT_TOTAL_CVD = preventSpec('totalCvd');
+export const PREVENT_ASCVD = preventSpec('ascvd');
+export const PREVENT_HEART_FAILURE = preventSpec('heartFailure');

@@ -1,4 +1,6 @@
 import { ModelInputError } from '../errors.js';
+import { Gather } from '../gather.js';
+import { checkRanges, type ModelSpec, type ValidRange } from '../spec.js';
 import type { Sex } from '../types.js';
 import { positive } from './checks.js';
 import { coefficients } from './coefficients.js';
@@ -41,6 +43,7 @@ export interface SanAntonioResult {
 }
 
 interface SanAntonioFile {
+  source: string;
   intercept: number;
   coefficients: Record<
     'age' | 'female' | 'mexicanAmerican' | 'fastingGlucose' | 'systolicBp' | 'hdl' | 'bmi' | 'familyHistory',
@@ -59,15 +62,8 @@ export function sanAntonioDiabetesRisk(inputs: SanAntonioInputs): SanAntonioResu
   if (inputs.diagnosedDiabetes === true) {
     throw new ModelInputError(id, 'diabetes', true, "the model's population (people without diabetes)");
   }
-  const glucose = positive(id, 'fastingGlucose', inputs.fastingGlucoseMgDl);
-  if (glucose >= f.fastingGlucoseHigh) {
-    throw new ModelInputError(
-      id,
-      'fastingGlucose',
-      glucose,
-      `(0, ${f.fastingGlucoseHigh}) mg/dL (non-diabetic)`,
-    );
-  }
+  positive(id, 'fastingGlucose', inputs.fastingGlucoseMgDl);
+  checkRanges(id, sanAntonioRanges(), inputs);
   const age = positive(id, 'age', inputs.ageYears);
   const logOdds = sanAntonioLogOdds(inputs);
   const [minAge, maxAge] = f.derivationAges;
@@ -77,6 +73,23 @@ export function sanAntonioDiabetesRisk(inputs: SanAntonioInputs): SanAntonioResu
     logOdds,
     ageOutsideDerivation: age < minAge || age > maxAge,
   };
+}
+
+/** The model predicts incident diabetes: a diabetic fasting glucose is outside it (data file). */
+export function sanAntonioRanges(): ValidRange<SanAntonioInputs>[] {
+  const f = file();
+  return [
+    {
+      parameter: 'fastingGlucose',
+      min: 0,
+      max: f.fastingGlucoseHigh,
+      exclusiveMax: true,
+      unit: 'mg/dL',
+      describe: `(0, ${f.fastingGlucoseHigh}) mg/dL (non-diabetic)`,
+      source: f.source,
+      of: (i) => i.fastingGlucoseMgDl,
+    },
+  ];
 }
 
 /**
@@ -117,3 +130,46 @@ export function sanAntonioOptimalRisk(inputs: SanAntonioInputs): number {
 export function sanAntonioDerivationAges(): [number, number] {
   return file().derivationAges;
 }
+
+/**
+ * Family history (a parent or sibling with diabetes) is read from parental_diabetes; diagnosed diabetes,
+ * when known, puts the person outside the model.
+ */
+export const SAN_ANTONIO_DIABETES: ModelSpec<SanAntonioInputs, SanAntonioResult> = {
+  id: SAN_ANTONIO_DIABETES_ID,
+  name: 'San Antonio Diabetes Prediction Model',
+  citation: 'Stern MP, Williams K, Haffner SM. Ann Intern Med 2002;136(8):575-581',
+  inputs: [
+    { input: 'age', unit: 'a' },
+    { input: 'sex', unit: '' },
+    { input: 'glucose', unit: 'mg/dL' },
+    { input: 'systolic_bp', unit: 'mm[Hg]' },
+    { input: 'hdl_cholesterol', unit: 'mg/dL' },
+    { input: 'bmi', unit: 'kg/m2' },
+    { input: 'parental_diabetes', unit: '' },
+    { input: 'diabetes', unit: '', use: 'optional' },
+  ],
+  ranges: sanAntonioRanges,
+  gather: (ev) => {
+    const g = new Gather(ev);
+    const inputs: SanAntonioInputs = {
+      ageYears: g.age(),
+      sex: g.sex(),
+      fastingGlucoseMgDl: g.num('glucose'),
+      systolicBpMmHg: g.num('systolic_bp'),
+      hdlMgDl: g.num('hdl_cholesterol'),
+      bmi: g.num('bmi'),
+      familyHistory: g.flag('parental_diabetes'),
+    };
+    const diagnosed = g.optionalFlag('diabetes');
+    if (diagnosed !== undefined) inputs.diagnosedDiabetes = diagnosed;
+    return g.done(inputs);
+  },
+  compute: sanAntonioDiabetesRisk,
+  output: (r) => ({
+    value: r.value,
+    unit: r.unit,
+    log_odds: r.logOdds,
+    age_outside_derivation: r.ageOutsideDerivation,
+  }),
+};
