@@ -94,6 +94,16 @@ function unscoredBody(
     }
     return;
   }
+  if (domain.chosen_model) {
+    // Its model applies but a value lies outside the range it was built on: more data would not help.
+    doc.font(FONT.bold).fontSize(SIZE.body).fillColor(COLOR.muted).text('Not scored', x, y, { width: w });
+    doc
+      .font(FONT.regular)
+      .fontSize(SIZE.tiny)
+      .fillColor(COLOR.muted)
+      .text('A value is outside the range its model was built on (see Methods).', x, doc.y + 2, { width: w });
+    return;
+  }
   doc.font(FONT.bold).fontSize(SIZE.body).fillColor(COLOR.muted).text('Not enough data', x, y, { width: w });
   if (domain.inputs_missing.length > 0) {
     const missing = domain.inputs_missing.map(missingLabel).join(', ');

@@ -22,9 +22,11 @@ function paragraph(
 function coverage(model: ReportModel): string[] {
   return model.latest.domains
     .filter((d) => d.model === null)
-    .map(
-      (d) =>
-        `${DOMAIN_LABELS[d.domain]}: not computed; missing ${d.inputs_missing.map((input) => missingLabel(model, input)).join(', ') || 'inputs'}.`,
+    .map((d) =>
+      // A chosen model that could not run says why in its reason (a value outside its range), not a gap.
+      d.chosen_model
+        ? `${DOMAIN_LABELS[d.domain]}: not computed. ${d.model_reason}`
+        : `${DOMAIN_LABELS[d.domain]}: not computed; missing ${d.inputs_missing.map((input) => missingLabel(model, input)).join(', ') || 'inputs'}.`,
     );
 }
 
