@@ -1,7 +1,8 @@
 import { EngineCommand } from '../src/cli/engine-command.js';
 import { renderTable } from '../src/cli/table.js';
-import { type DoctorReport, doctorFixes, doctorRows, runDoctor } from '../src/doctor/doctor.js';
+import { doctorFixes, doctorRows, runDoctor } from '../src/doctor/doctor.js';
 import { EXIT } from '../src/errors.js';
+import type { DoctorOutput } from '../src/schemas/cli/misc.js';
 
 export default class Doctor extends EngineCommand<typeof Doctor> {
   static override summary = 'Check that this machine can run assay, and say how to fix what is missing.';
@@ -22,7 +23,7 @@ export default class Doctor extends EngineCommand<typeof Doctor> {
     '<%= config.bin %> doctor --store postgres://assay@db.internal/assay',
   ];
 
-  async run(): Promise<DoctorReport> {
+  async run(): Promise<DoctorOutput> {
     const report = await runDoctor(this.home, this.store);
     this.log(renderTable(['CHECK', 'STATUS', 'DETAIL'], doctorRows(report)));
     const fixes = doctorFixes(report);

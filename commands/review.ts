@@ -2,7 +2,8 @@ import { Args, Flags } from '@oclif/core';
 import { defaultConcurrency, leaseMsFromEnv } from '../src/cli/engine.js';
 import { EngineCommand } from '../src/cli/engine-command.js';
 import { closeOnSignal } from '../src/cli/interrupt.js';
-import { type ReviewSession, startReview } from '../src/review/run-review.js';
+import { startReview } from '../src/review/run-review.js';
+import type { ReviewOutput } from '../src/schemas/cli/misc.js';
 
 export default class Review extends EngineCommand<typeof Review> {
   static override summary = 'Review extracted lab results beside the page they were read from.';
@@ -48,7 +49,7 @@ export default class Review extends EngineCommand<typeof Review> {
     port: Flags.integer({ description: 'Port on 127.0.0.1 (default: a free one).', min: 0, max: 65_535 }),
   };
 
-  async run(): Promise<ReviewSession['summary']> {
+  async run(): Promise<ReviewOutput> {
     const session = await startReview({
       inputs: [this.args.input],
       home: this.home,

@@ -4,10 +4,9 @@ import { formatsSee } from '../src/cli/help.js';
 import { readJsonFile } from '../src/cli/read-json.js';
 import { renderTable } from '../src/cli/table.js';
 import { preventRiskLine, preventRisks } from '../src/report/pdf/cardiovascular-risks.js';
+import type { ScoreOutput } from '../src/schemas/cli/misc.js';
 import { parseReportRequest } from '../src/schemas/report.js';
 import { scoreRequest } from '../src/scoring/score-request.js';
-
-type ScoreReport = ReturnType<typeof scoreRequest>;
 
 const fmt = (v: number | null | undefined, digits = 1) =>
   v === null || v === undefined ? '-' : v.toFixed(digits);
@@ -34,7 +33,7 @@ export default class Score extends BaseCommand<typeof Score> {
     }),
   };
 
-  async run(): Promise<ScoreReport> {
+  async run(): Promise<ScoreOutput> {
     const { request } = parseReportRequest(readJsonFile(this.args.request), {
       requireDestination: false,
       what: this.args.request,

@@ -1,7 +1,8 @@
 import { EngineCommand } from '../../src/cli/engine-command.js';
 import { renderTable } from '../../src/cli/table.js';
-import { type MigrationResult, migrateStores } from '../../src/engine/migrate-store.js';
+import { migrateStores } from '../../src/engine/migrate-store.js';
 import { isPostgresUrl } from '../../src/engine/postgres/url.js';
+import type { DbMigrateOutput } from '../../src/schemas/cli/misc.js';
 import { prepareSealingKeys } from '../../src/sealing-keys.js';
 
 export default class DbMigrate extends EngineCommand<typeof DbMigrate> {
@@ -20,7 +21,7 @@ export default class DbMigrate extends EngineCommand<typeof DbMigrate> {
     'ASSAY_STORE=postgres://assay:secret@db.internal:5432/assay <%= config.bin %> db migrate --json',
   ];
 
-  async run(): Promise<MigrationResult[]> {
+  async run(): Promise<DbMigrateOutput> {
     const results = await migrateStores(this.storeTarget);
     if (isPostgresUrl(this.store)) {
       const dir = await prepareSealingKeys(this.home);

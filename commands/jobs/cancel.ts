@@ -1,6 +1,7 @@
 import { Args } from '@oclif/core';
 import { EngineCommand } from '../../src/cli/engine-command.js';
-import { type JobView, jobView } from '../../src/cli/job-view.js';
+import { jobView } from '../../src/cli/job-view.js';
+import type { JobViewOutput } from '../../src/schemas/cli/jobs.js';
 
 export default class JobsCancel extends EngineCommand<typeof JobsCancel> {
   static override summary = 'Cancel a job that has not finished.';
@@ -10,7 +11,7 @@ export default class JobsCancel extends EngineCommand<typeof JobsCancel> {
   static override examples = ['<%= config.bin %> jobs cancel <id>'];
   static override args = { id: Args.string({ description: 'Job id.', required: true }) };
 
-  async run(): Promise<JobView> {
+  async run(): Promise<JobViewOutput> {
     const engine = await this.openEngine();
     try {
       const view = jobView(await engine.store.cancel(this.args.id));

@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core';
 import { defaultConcurrency, leaseMsFromEnv } from '../../src/cli/engine.js';
 import { EngineCommand } from '../../src/cli/engine-command.js';
-import { type JobView, jobView } from '../../src/cli/job-view.js';
+import { jobView } from '../../src/cli/job-view.js';
 import { waitWithProgress } from '../../src/cli/progress.js';
 import { withWorkers } from '../../src/cli/run-workers.js';
 import { renderTable } from '../../src/cli/table.js';
@@ -9,6 +9,7 @@ import { demoKind } from '../../src/engine/demo.js';
 import type { Engine } from '../../src/engine/engine.js';
 import type { JobRecord } from '../../src/engine/types.js';
 import { EXIT } from '../../src/errors.js';
+import type { JobsDemoOutput } from '../../src/schemas/cli/jobs.js';
 
 export default class JobsDemo extends EngineCommand<typeof JobsDemo> {
   static override summary = 'Run built-in demo jobs through the engine: enqueue, claim, retry, complete.';
@@ -35,7 +36,7 @@ export default class JobsDemo extends EngineCommand<typeof JobsDemo> {
     concurrency: Flags.integer({ description: 'Jobs run at the same time.', min: 1, max: 64 }),
   };
 
-  async run(): Promise<{ jobs: JobView[] }> {
+  async run(): Promise<JobsDemoOutput> {
     const engine = await this.openEngine();
     if (!this.flags.wait) {
       try {

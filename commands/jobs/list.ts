@@ -1,9 +1,10 @@
 import { Flags } from '@oclif/core';
 import { EngineCommand } from '../../src/cli/engine-command.js';
 import { formatsSee } from '../../src/cli/help.js';
-import { type JobView, jobView } from '../../src/cli/job-view.js';
+import { jobView } from '../../src/cli/job-view.js';
 import { renderTable } from '../../src/cli/table.js';
 import type { JobState } from '../../src/engine/types.js';
+import type { JobsListOutput } from '../../src/schemas/cli/jobs.js';
 
 export default class JobsList extends EngineCommand<typeof JobsList> {
   static override summary = 'List jobs in the store, newest first.';
@@ -28,7 +29,7 @@ export default class JobsList extends EngineCommand<typeof JobsList> {
     limit: Flags.integer({ description: 'At most this many jobs.', default: 50, min: 1, max: 10_000 }),
   };
 
-  async run(): Promise<JobView[]> {
+  async run(): Promise<JobsListOutput> {
     const engine = await this.openEngine();
     try {
       const jobs = await engine.store.list({

@@ -2,6 +2,7 @@ import { Flags } from '@oclif/core';
 import { pruneBlobs } from '../../src/blobs/prune.js';
 import { EngineCommand } from '../../src/cli/engine-command.js';
 import { pruneReviews } from '../../src/review/job-reviews.js';
+import type { JobsPruneOutput } from '../../src/schemas/cli/jobs.js';
 
 const DAY_MS = 86_400_000;
 
@@ -23,7 +24,7 @@ export default class JobsPrune extends EngineCommand<typeof JobsPrune> {
     'dry-run': Flags.boolean({ description: 'Count what would be deleted; delete nothing.', default: false }),
   };
 
-  async run(): Promise<{ deleted: number; files: number; olderThanDays: number; dryRun: boolean }> {
+  async run(): Promise<JobsPruneOutput> {
     const engine = await this.openEngine();
     try {
       const days = this.flags['older-than'];

@@ -1,7 +1,8 @@
 import { Args } from '@oclif/core';
 import { EngineCommand } from '../../src/cli/engine-command.js';
-import { type JobView, jobView } from '../../src/cli/job-view.js';
+import { jobView } from '../../src/cli/job-view.js';
 import { refuseRetryWithoutUpload } from '../../src/lab/job/retry-check.js';
+import type { JobViewOutput } from '../../src/schemas/cli/jobs.js';
 
 export default class JobsRetry extends EngineCommand<typeof JobsRetry> {
   static override summary = 'Send a failed or cancelled job back to the queue with its attempts reset.';
@@ -12,7 +13,7 @@ export default class JobsRetry extends EngineCommand<typeof JobsRetry> {
   static override examples = ['<%= config.bin %> jobs retry <id>'];
   static override args = { id: Args.string({ description: 'Job id.', required: true }) };
 
-  async run(): Promise<JobView> {
+  async run(): Promise<JobViewOutput> {
     const engine = await this.openEngine();
     try {
       await refuseRetryWithoutUpload(engine, await engine.mustGet(this.args.id));

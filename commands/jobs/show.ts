@@ -1,7 +1,8 @@
 import { Args, Flags } from '@oclif/core';
 import { EngineCommand } from '../../src/cli/engine-command.js';
 import { formatsSee } from '../../src/cli/help.js';
-import { type JobView, jobView, jobViewLines } from '../../src/cli/job-view.js';
+import { jobView, jobViewLines } from '../../src/cli/job-view.js';
+import type { JobViewOutput } from '../../src/schemas/cli/jobs.js';
 
 export default class JobsShow extends EngineCommand<typeof JobsShow> {
   static override summary = 'Show one job: status, attempts, error and result.';
@@ -19,7 +20,7 @@ export default class JobsShow extends EngineCommand<typeof JobsShow> {
     payload: Flags.boolean({ description: 'Include the job payload (the submitted input).', default: false }),
   };
 
-  async run(): Promise<JobView> {
+  async run(): Promise<JobViewOutput> {
     const engine = await this.openEngine();
     try {
       const view = jobView(await engine.mustGet(this.args.id), { withPayload: this.flags.payload });

@@ -2,6 +2,7 @@ import { Flags } from '@oclif/core';
 import { defaultConcurrency, leaseMsFromEnv } from '../../src/cli/engine.js';
 import { EngineCommand } from '../../src/cli/engine-command.js';
 import { runWorkers } from '../../src/cli/run-workers.js';
+import type { JobsWorkOutput } from '../../src/schemas/cli/jobs.js';
 
 export default class JobsWork extends EngineCommand<typeof JobsWork> {
   static override summary =
@@ -18,7 +19,7 @@ export default class JobsWork extends EngineCommand<typeof JobsWork> {
     kind: Flags.string({ description: 'Only run jobs of these kinds.', multiple: true }),
   };
 
-  async run(): Promise<{ workerId: string; done: number; failed: number; retried: number }> {
+  async run(): Promise<JobsWorkOutput> {
     const engine = await this.openEngine();
     const summary = await runWorkers(engine, {
       concurrency: this.flags.concurrency ?? defaultConcurrency(),

@@ -1,6 +1,7 @@
 import { Flags } from '@oclif/core';
 import { EngineCommand } from '../../src/cli/engine-command.js';
 import { openKeyStore } from '../../src/keys/open.js';
+import type { KeysCreateOutput } from '../../src/schemas/cli/keys.js';
 
 export default class KeysCreate extends EngineCommand<typeof KeysCreate> {
   static override summary =
@@ -10,7 +11,7 @@ export default class KeysCreate extends EngineCommand<typeof KeysCreate> {
   static override examples = ['<%= config.bin %> keys create --name ci-pipeline'];
   static override flags = { name: Flags.string({ description: 'A label for the key.', required: true }) };
 
-  async run(): Promise<{ id: string; name: string; key: string; webhookSecret: string; createdAt: string }> {
+  async run(): Promise<KeysCreateOutput> {
     const keys = await openKeyStore(this.storeTarget);
     try {
       const { key, apiKey } = await keys.create(this.flags.name);

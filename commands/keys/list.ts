@@ -1,12 +1,13 @@
 import { EngineCommand } from '../../src/cli/engine-command.js';
 import { renderTable } from '../../src/cli/table.js';
 import { openKeyStore } from '../../src/keys/open.js';
+import type { KeysListOutput } from '../../src/schemas/cli/keys.js';
 
 export default class KeysList extends EngineCommand<typeof KeysList> {
   static override summary = 'List API keys (ids and names; keys themselves are never stored).';
   static override description = 'With --json: an array of {id, name, createdAt, revokedAt}.';
 
-  async run(): Promise<Array<{ id: string; name: string; createdAt: string; revokedAt: string | null }>> {
+  async run(): Promise<KeysListOutput> {
     const store = await openKeyStore(this.storeTarget);
     try {
       const keys = (await store.list()).map((k) => ({

@@ -1,6 +1,7 @@
 import { Args } from '@oclif/core';
 import { EngineCommand } from '../../src/cli/engine-command.js';
 import { openKeyStore } from '../../src/keys/open.js';
+import type { KeysRevokeOutput } from '../../src/schemas/cli/keys.js';
 
 export default class KeysRevoke extends EngineCommand<typeof KeysRevoke> {
   static override summary = 'Revoke an API key: requests with it get 401 from then on.';
@@ -10,7 +11,7 @@ export default class KeysRevoke extends EngineCommand<typeof KeysRevoke> {
     id: Args.string({ description: 'Key id (from `assay keys list`).', required: true }),
   };
 
-  async run(): Promise<{ id: string; revokedAt: string }> {
+  async run(): Promise<KeysRevokeOutput> {
     const keys = await openKeyStore(this.storeTarget);
     try {
       const key = await keys.revoke(this.args.id);

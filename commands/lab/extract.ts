@@ -8,19 +8,15 @@ import { type WorkerSlots, withWorkers } from '../../src/cli/run-workers.js';
 import { renderTable } from '../../src/cli/table.js';
 import type { Engine } from '../../src/engine/engine.js';
 import { EXIT, UsageError } from '../../src/errors.js';
-import { collectPdfs, type FileResult, summaryRow } from '../../src/lab/batch/files.js';
+import { collectPdfs, summaryRow } from '../../src/lab/batch/files.js';
 import { type BatchOptions, runBatch } from '../../src/lab/batch/run.js';
-import {
-  batchSummary,
-  type Interrupted,
-  interruptedCounts,
-  rejectionLines,
-} from '../../src/lab/batch/summary.js';
+import { batchSummary, interruptedCounts, rejectionLines } from '../../src/lab/batch/summary.js';
 import { watchPdfs } from '../../src/lab/batch/watch.js';
 import { checkDob } from '../../src/lab/job/kind.js';
 import { sharedThreadPool } from '../../src/lab/job/thread-pool.js';
 import { type Format, parseFormats, render } from '../../src/lab/output/formats.js';
 import { outputNames } from '../../src/lab/output/names.js';
+import type { LabExtractOutput } from '../../src/schemas/cli/lab.js';
 
 export default class LabExtract extends EngineCommand<typeof LabExtract> {
   static override summary = 'Extract structured results from lab report PDFs.';
@@ -89,7 +85,7 @@ export default class LabExtract extends EngineCommand<typeof LabExtract> {
     }),
   };
 
-  async run(): Promise<{ files: FileResult[] }> {
+  async run(): Promise<LabExtractOutput> {
     const { argv } = await this.parse(LabExtract);
     const inputs = argv as string[];
     if (this.flags.dob !== undefined) checkDob(this.flags.dob);
@@ -136,7 +132,7 @@ export default class LabExtract extends EngineCommand<typeof LabExtract> {
     engine: Engine,
     files: string[],
     interrupt: BatchOptions['interrupt'],
-  ): Promise<{ files: FileResult[]; interrupted?: Interrupted }> {
+  ): Promise<LabExtractOutput> {
     const run = await runBatch(engine, files, {
       ...this.batchOptions(),
       outDir: this.flags.out,

@@ -4,6 +4,7 @@ import { BaseCommand } from '../../src/cli/base-command.js';
 import { formatsSee } from '../../src/cli/help.js';
 import { renderTable } from '../../src/cli/table.js';
 import { UsageError } from '../../src/errors.js';
+import type { LabMapOutput } from '../../src/schemas/cli/lab.js';
 import { createLlmClient } from '../../src/terminology/llm.js';
 import { type MappedName, mapTestName, parseNameList } from '../../src/terminology/loinc-map-list.js';
 
@@ -37,7 +38,7 @@ export default class LabMap extends BaseCommand<typeof LabMap> {
     }),
   };
 
-  async run(): Promise<MappedName | MappedName[]> {
+  async run(): Promise<LabMapOutput> {
     const llm = createLlmClient();
     const panel = this.flags.panel ?? null;
     if (this.flags.file) {

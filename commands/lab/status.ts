@@ -5,6 +5,7 @@ import { NotFoundError } from '../../src/errors.js';
 import { LAB_EXTRACT } from '../../src/lab/job/kind.js';
 import { type LabStatusBody, labStatusBody } from '../../src/lab/job/status-body.js';
 import { reviewedResult } from '../../src/review/job-reviews.js';
+import type { LabStatusOutput } from '../../src/schemas/cli/lab.js';
 
 export default class LabStatus extends EngineCommand<typeof LabStatus> {
   static override summary =
@@ -35,7 +36,7 @@ export default class LabStatus extends EngineCommand<typeof LabStatus> {
     jobId: Args.string({ description: 'Job id, as printed by `assay lab extract`.', required: true }),
   };
 
-  async run(): Promise<LabStatusBody> {
+  async run(): Promise<LabStatusOutput> {
     const engine = await this.openEngine();
     try {
       const job = await engine.store.get(this.args.jobId);

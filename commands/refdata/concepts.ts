@@ -2,7 +2,7 @@ import { EngineCommand } from '../../src/cli/engine-command.js';
 import { formatsSee } from '../../src/cli/help.js';
 import { renderTable } from '../../src/cli/table.js';
 import { openRefdataStore } from '../../src/refdata/open-store.js';
-import type { Concept } from '../../src/schemas/refdata.js';
+import type { RefdataConceptsOutput } from '../../src/schemas/cli/refdata.js';
 
 export default class RefdataConcepts extends EngineCommand<typeof RefdataConcepts> {
   static override summary = 'List the biomarker concept catalogue (the reference data entries).';
@@ -15,7 +15,7 @@ export default class RefdataConcepts extends EngineCommand<typeof RefdataConcept
     '<%= config.bin %> refdata concepts --json',
   ];
 
-  async run(): Promise<Concept[]> {
+  async run(): Promise<RefdataConceptsOutput> {
     const store = await openRefdataStore(this.storeTarget);
     try {
       const concepts = await store.concepts();

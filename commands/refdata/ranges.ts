@@ -6,7 +6,7 @@ import { UsageError } from '../../src/errors.js';
 import { openRefdataStore } from '../../src/refdata/open-store.js';
 import { rangeRows } from '../../src/refdata/present.js';
 import { rangeSex, SEX_WORDS } from '../../src/refdata/range-filter.js';
-import type { LabRange } from '../../src/schemas/refdata.js';
+import type { RefdataRangesOutput } from '../../src/schemas/cli/refdata.js';
 
 export default class RefdataRanges extends EngineCommand<typeof RefdataRanges> {
   static override summary = 'Laboratory reference ranges, optionally for one sex and one vendor.';
@@ -28,7 +28,7 @@ export default class RefdataRanges extends EngineCommand<typeof RefdataRanges> {
     }),
   };
 
-  async run(): Promise<LabRange[]> {
+  async run(): Promise<RefdataRangesOutput> {
     if (this.flags.sex !== undefined && !rangeSex(this.flags.sex))
       throw new UsageError(`--sex must be ${SEX_WORDS}.`, ['assay refdata ranges --sex female']);
     const store = await openRefdataStore(this.storeTarget);

@@ -5,11 +5,8 @@ import { formatsSee } from '../../src/cli/help.js';
 import { renderTable } from '../../src/cli/table.js';
 import { openRefdataStore } from '../../src/refdata/open-store.js';
 import { statisticRows } from '../../src/refdata/present.js';
-import {
-  type PredictorStatisticsResponse,
-  parseRefdata,
-  predictorStatisticsRequestSchema,
-} from '../../src/schemas/refdata.js';
+import type { RefdataStatsOutput } from '../../src/schemas/cli/refdata.js';
+import { parseRefdata, predictorStatisticsRequestSchema } from '../../src/schemas/refdata.js';
 
 export default class RefdataStats extends EngineCommand<typeof RefdataStats> {
   static override summary = 'Population statistics and optimal ranges of each predictor for a sex and age.';
@@ -31,7 +28,7 @@ export default class RefdataStats extends EngineCommand<typeof RefdataStats> {
     'event-id': Flags.string({ description: 'event_id echoed in the header (default: a new UUID).' }),
   };
 
-  async run(): Promise<PredictorStatisticsResponse> {
+  async run(): Promise<RefdataStatsOutput> {
     const request = parseRefdata(predictorStatisticsRequestSchema, 'The request', {
       header: {
         event_id: this.flags['event-id'] ?? randomUUID(),

@@ -4,7 +4,8 @@ import { formatsSee } from '../../src/cli/help.js';
 import { renderTable } from '../../src/cli/table.js';
 import { openRefdataStore } from '../../src/refdata/open-store.js';
 import { syncRows } from '../../src/refdata/present.js';
-import { type SyncResult, sourceFromFlag, syncRefdata } from '../../src/refdata/sync.js';
+import { sourceFromFlag, syncRefdata } from '../../src/refdata/sync.js';
+import type { RefdataSyncOutput } from '../../src/schemas/cli/refdata.js';
 
 export default class RefdataSync extends EngineCommand<typeof RefdataSync> {
   static override summary = 'Load reference data into the store, all or nothing.';
@@ -35,7 +36,7 @@ export default class RefdataSync extends EngineCommand<typeof RefdataSync> {
     }),
   };
 
-  async run(): Promise<SyncResult> {
+  async run(): Promise<RefdataSyncOutput> {
     const store = await openRefdataStore(this.storeTarget);
     try {
       const result = await syncRefdata(store, sourceFromFlag(this.flags.from, this.flags['api-key']));

@@ -3,7 +3,7 @@ import { formatsSee } from '../../src/cli/help.js';
 import { renderTable } from '../../src/cli/table.js';
 import { openRefdataStore } from '../../src/refdata/open-store.js';
 import { topRows } from '../../src/refdata/present.js';
-import type { TopDiseasePredictors } from '../../src/schemas/refdata.js';
+import type { RefdataTopOutput } from '../../src/schemas/cli/refdata.js';
 
 export default class RefdataTop extends EngineCommand<typeof RefdataTop> {
   static override summary = 'The top-ranked predictors of each health domain.';
@@ -13,7 +13,7 @@ export default class RefdataTop extends EngineCommand<typeof RefdataTop> {
   ].join('\n\n');
   static override examples = ['<%= config.bin %> refdata top', '<%= config.bin %> refdata top --json'];
 
-  async run(): Promise<TopDiseasePredictors> {
+  async run(): Promise<RefdataTopOutput> {
     const store = await openRefdataStore(this.storeTarget);
     try {
       const top = await store.topDiseasePredictors();

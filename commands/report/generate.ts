@@ -23,16 +23,7 @@ import {
 } from '../../src/report/job/request-file.js';
 import { waitForReport } from '../../src/report/job/status.js';
 import { submitReport } from '../../src/report/job/submit.js';
-import type { ReportStatusRecord } from '../../src/schemas/report.js';
-
-interface GeneratedReport extends ReportStatusRecord {
-  file: string;
-  variant: string;
-  out_pdf: string | null;
-  out_json: string | null;
-  /** For a FHIR Bundle input: the request built from it (written with --out), its events, conflicts and unusable results. */
-  from_labs?: NonNullable<RequestFile['fromLabs']> & { request: string | null };
-}
+import type { GeneratedReportOutput, ReportGenerateOutput } from '../../src/schemas/cli/report.js';
 
 export default class ReportGenerate extends EngineCommand<typeof ReportGenerate> {
   static override summary = 'Generate PDF health reports from report request files (JSON).';
@@ -77,7 +68,7 @@ export default class ReportGenerate extends EngineCommand<typeof ReportGenerate>
     concurrency: Flags.integer({ description: 'Jobs run at the same time.', min: 1, max: 64 }),
   };
 
-  async run(): Promise<{ reports: GeneratedReport[] }> {
+  async run(): Promise<ReportGenerateOutput> {
     const { argv } = await this.parse(ReportGenerate);
     const paths = argv as string[];
     if (paths.length === 0 && !this.flags.watch) {
@@ -127,7 +118,7 @@ export default class ReportGenerate extends EngineCommand<typeof ReportGenerate>
     engine: Engine,
     files: RequestFile[],
     fromLabs: Map<RequestFile, string | null>,
-  ): Promise<{ reports: GeneratedReport[] }> {
+  ): Promise<ReportGenerateOutput> {
     const out = this.flags.out ? resolve(this.flags.out) : undefined;
     const jobs = [];
     for (const file of files) {
@@ -142,7 +133,7 @@ export default class ReportGenerate extends EngineCommand<typeof ReportGenerate>
       jobs.map(({ job, file }) => ({ id: job.id, label: file.name })),
       { quiet: this.jsonEnabled() },
     );
-    const reports: GeneratedReport[] = [];
+    const reports: GeneratedReportOutput[] = [];
     for (const { job, file } of jobs) {
       const status = await waitForReport(engine.store, job.id);
       const result = ((await engine.store.get(job.id))?.result ?? {}) as Partial<ReportJobResult>;

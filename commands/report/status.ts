@@ -2,7 +2,7 @@ import { Args } from '@oclif/core';
 import { EngineCommand } from '../../src/cli/engine-command.js';
 import { formatsSee } from '../../src/cli/help.js';
 import { requireReportStatus } from '../../src/report/job/status.js';
-import type { ReportStatusRecord } from '../../src/schemas/report.js';
+import type { ReportStatusOutput } from '../../src/schemas/cli/report.js';
 
 export default class ReportStatus extends EngineCommand<typeof ReportStatus> {
   static override summary = 'Show the status record of a report job.';
@@ -18,7 +18,7 @@ export default class ReportStatus extends EngineCommand<typeof ReportStatus> {
   ];
   static override args = { jobId: Args.string({ description: 'Report job id.', required: true }) };
 
-  async run(): Promise<ReportStatusRecord> {
+  async run(): Promise<ReportStatusOutput> {
     const engine = await this.openEngine();
     try {
       const record = await requireReportStatus(engine.store, this.args.jobId);
