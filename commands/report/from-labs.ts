@@ -1,4 +1,3 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { Flags } from '@oclif/core';
 import { defaultConcurrency, leaseMsFromEnv } from '../../src/cli/engine.js';
@@ -28,6 +27,7 @@ import type { Person } from '../../src/report/from-labs/person.js';
 import { buildLabRequest, type EventSummary, requestFileText } from '../../src/report/from-labs/request.js';
 import { snapshotEvent } from '../../src/report/from-labs/snapshot.js';
 import { conflictLines, unusableLines } from '../../src/report/from-labs/summary.js';
+import { writeFileAtomic } from '../../src/report/job/files.js';
 import type { ReportJobResult } from '../../src/report/job/payload.js';
 import { waitForReport } from '../../src/report/job/status.js';
 import { submitReport } from '../../src/report/job/submit.js';
@@ -129,6 +129,7 @@ export default class ReportFromLabs extends EngineCommand<typeof ReportFromLabs>
       throw new UsageError('Name the lab PDFs, result files (JSON) or folders to build the report from.', [
         'assay report from-labs labs/ --dob 1970-01-31 --sex female --out report/',
       ]);
+    checkName(this.flags.name);
     const person = personFrom(this.flags, 'report from-labs labs/');
     const inputs = await collectInputs(argv as string[]);
     const engine = await this.openEngine();
@@ -267,9 +268,20 @@ function condensedOf(request: FullReportRequest) {
   return { ...rest, health_event: snapshotEvent(request) };
 }
 
+/**
+ * --name is a file name stem: '../../x' or 'a/b' would put the request and the report outside --out.
+ * Checked before anything is read or written.
+ */
+function checkName(name: string): void {
+  if (name === '' || name === '.' || name === '..' || /[/\\\0]/.test(name) || basename(name) !== name)
+    throw new UsageError('--name is the stem of the file names written in --out, not a path.', [
+      'assay report from-labs labs/ --dob 1970-01-31 --sex female --out report/ --name 2025-checkup',
+    ]);
+}
+
+/** The request, 0600 as the PDF and the report model are (it holds the person's results), written whole. */
 function writeRequest(dir: string, name: string, parsed: ParsedReportRequest): string {
-  mkdirSync(dir, { recursive: true });
   const path = join(dir, `${name}.request.json`);
-  writeFileSync(path, requestFileText(parsed.request));
+  writeFileAtomic(path, requestFileText(parsed.request));
   return path;
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { link, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { type BlobInfo, type BlobStore, checkBlobKey } from './store.js';
 
@@ -29,6 +29,23 @@ export class FileBlobStore implements BlobStore {
       // A full disk leaves no part of the file behind (it may be a PDF with health information).
       await rm(tmp, { force: true });
       throw error;
+    }
+  }
+
+  async putNew(key: string, bytes: Uint8Array): Promise<boolean> {
+    const path = this.path(key);
+    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    const tmp = `${path}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`;
+    try {
+      await writeFile(tmp, bytes, { mode: 0o600 });
+      // link(2) never replaces: of writers racing for one name, one links and the others get EEXIST.
+      await link(tmp, path);
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+      throw error;
+    } finally {
+      await rm(tmp, { force: true });
     }
   }
 

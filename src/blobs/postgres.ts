@@ -40,6 +40,24 @@ export class PgBlobStore implements BlobStore {
     });
   }
 
+  async putNew(key: string, bytes: Uint8Array): Promise<boolean> {
+    checkBlobKey(key);
+    const data = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    return inTransaction(this.pool, async (client) => {
+      // A racing insert of the same key waits on this row until commit, then finds it and does nothing.
+      const { rowCount } = await client.query(
+        `INSERT INTO blobs (key, size, written_at) VALUES ($1, $2, $3) ON CONFLICT (key) DO NOTHING`,
+        [key, data.length, Date.now()],
+      );
+      if (rowCount !== 1) return false;
+      for (let seq = 0; seq * CHUNK_BYTES < data.length; seq++) {
+        const chunk = data.subarray(seq * CHUNK_BYTES, (seq + 1) * CHUNK_BYTES);
+        await client.query('INSERT INTO blob_chunks (key, seq, data) VALUES ($1, $2, $3)', [key, seq, chunk]);
+      }
+      return true;
+    });
+  }
+
   async get(key: string): Promise<Buffer | null> {
     checkBlobKey(key);
     // One statement, so one snapshot: the row and every chunk of the same write.

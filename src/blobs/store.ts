@@ -7,6 +7,12 @@
 export interface BlobStore {
   /** Store `bytes` under `key`, replacing what was there; a reader sees the old bytes or the new, never part. */
   put(key: string, bytes: Uint8Array): Promise<void>;
+  /**
+   * Store `bytes` under `key` only if nothing is stored there, as one step: of several writers racing for
+   * one key exactly one gets true, and a writer that gets false has changed nothing (the bytes are written
+   * under a private name first and moved into place only if the key is free).
+   */
+  putNew(key: string, bytes: Uint8Array): Promise<boolean>;
   /** The bytes stored under `key`, or null when there are none. */
   get(key: string): Promise<Buffer | null>;
   /** Remove `key`; removing a missing key is not an error. */

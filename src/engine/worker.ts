@@ -4,7 +4,7 @@ import { hostname } from 'node:os';
 import { backoffDelay, DEFAULT_BACKOFF } from './backoff.js';
 import { type JobKind, type JobRegistry, PermanentJobError, RetryLaterError } from './registry.js';
 import type { JobStore } from './store.js';
-import type { ClaimedJob, JobError, JobOutcome } from './types.js';
+import type { ClaimedJob, JobError, JobOutcome, JobRecord } from './types.js';
 
 export interface WorkerOptions {
   concurrency?: number;
@@ -133,12 +133,9 @@ export class Worker extends EventEmitter {
     let failures = 0;
     while (this.running) {
       try {
-        await this.turn();
+        // A turn that only waited for a slot asked the store nothing: it is no sign the store is back.
+        if (await this.turn()) this.storeRecovered();
         failures = 0;
-        if (this.storeFailing) {
-          this.storeFailing = false;
-          this.emit('storeOk');
-        }
       } catch (error) {
         failures += 1;
         this.storeError(error);
@@ -148,21 +145,28 @@ export class Worker extends EventEmitter {
     }
   }
 
-  /** One pass: the lease sweep when due, then a claim of as many jobs as there are free slots. */
-  private async turn(): Promise<void> {
+  /**
+   * One pass: the lease sweep when due, then a claim of as many jobs as there are free slots. True when it
+   * asked the store something (and so the store answered).
+   */
+  private async turn(): Promise<boolean> {
     const now = Date.now();
+    let asked = false;
     if (now - this.lastSweep > this.leaseMs) {
       this.lastSweep = now;
-      await this.store.failExhaustedLeases(
-        now,
-        (job, error) => this.registry.get(job.kind)?.onFinalFailure?.(job, error) ?? [],
-      );
+      asked = true;
+      const swept = new Map<string, JobRecord>();
+      await this.store.failExhaustedLeases(now, (job, error) => {
+        swept.set(job.id, job);
+        return this.registry.get(job.kind)?.onFinalFailure?.(job, error) ?? [];
+      });
+      for (const job of swept.values()) await this.afterSweep(job);
     }
     const free = this.concurrency - this.inFlight.size;
     // Claim in batches: with most slots still busy, wait for more to free up (a finishing job wakes us).
     if (free === 0 || (this.inFlight.size > 0 && free < Math.ceil(this.concurrency / 2))) {
       await this.idle();
-      return;
+      return asked;
     }
     const jobs = await this.store.claim({
       workerId: this.id,
@@ -172,6 +176,44 @@ export class Worker extends EventEmitter {
     });
     for (const job of jobs) this.execute(job);
     if (jobs.length < free) await this.idle();
+    return true;
+  }
+
+  /** The store answered: say so once, if it had been failing. */
+  private storeRecovered(): void {
+    if (!this.storeFailing) return;
+    this.storeFailing = false;
+    this.emit('storeOk');
+  }
+
+  /**
+   * The clean-up of a job the sweep ended, once that end is committed. The sweep's transaction may have
+   * been tried more than once (a locked store), so only a job the store now shows failed gets it.
+   */
+  private async afterSweep(job: JobRecord): Promise<void> {
+    const now = await this.store.get(job.id).catch(() => null);
+    if (now?.state === 'failed') await afterEnd(this.registry.get(job.kind), job);
+  }
+
+  /**
+   * A job's end write (its completion or failure). A store that does not take it (locked past its own
+   * retries, a dropped connection) is asked again for up to a lease, so a transient fault neither throws the
+   * attempt's work away nor runs the job again. The write matches the lock token: once another worker holds
+   * the job it changes nothing and says so.
+   */
+  private async endWrite(write: () => Promise<boolean>): Promise<boolean> {
+    const deadline = Date.now() + this.leaseMs;
+    for (let pause = 100; ; pause = Math.min(2_000, pause * 2)) {
+      try {
+        const owned = await write();
+        if (pause > 100) this.storeRecovered();
+        return owned;
+      } catch (error) {
+        if (Date.now() + pause > deadline) throw error;
+        this.storeError(error);
+        await new Promise((resolve) => setTimeout(resolve, pause));
+      }
+    }
   }
 
   private storeError(error: unknown): void {
@@ -227,7 +269,7 @@ export class Worker extends EventEmitter {
       this.letGo(job.id);
     }
     // A store error here is not the handler's failure: execute() treats the job as lost.
-    const owned = await this.store.complete(job.id, job.lockToken, outcome ?? {});
+    const owned = await this.endWrite(() => this.store.complete(job.id, job.lockToken, outcome ?? {}));
     if (owned) await afterEnd(kind, job);
     this.settle(job, owned ? 'done' : 'lost', outcome?.status ?? 'completed');
   }
@@ -268,7 +310,9 @@ export class Worker extends EventEmitter {
       ? null
       : Date.now() + Math.max(delay, err instanceof RetryLaterError ? err.retryAfterMs : 0);
     const followUps = final ? (kind?.onFinalFailure?.(job, error) ?? []) : [];
-    const owned = await this.store.fail(job.id, job.lockToken, error, retryAt, followUps);
+    const owned = await this.endWrite(() =>
+      this.store.fail(job.id, job.lockToken, error, retryAt, followUps),
+    );
     if (owned && final) await afterEnd(kind, job);
     this.settle(job, owned ? (final ? 'failed' : 'retry') : 'lost', final ? 'failed' : job.status);
   }
@@ -306,6 +350,6 @@ export class Worker extends EventEmitter {
 }
 
 /** The kind's clean-up once the job's end is committed; it never fails the worker. */
-async function afterEnd(kind: JobKind | undefined, job: ClaimedJob): Promise<void> {
+async function afterEnd(kind: JobKind | undefined, job: JobRecord): Promise<void> {
   await kind?.afterEnd?.(job).catch(() => {});
 }

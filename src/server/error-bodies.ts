@@ -60,6 +60,50 @@ const STATUS_BY_CODE: Record<string, number> = {
   store_unavailable: 503,
 };
 
+/** A connection that could not be made or was lost: refused, no socket file, no route, no answer in time. */
+const SOCKET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'EPIPE',
+  'ENOENT',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+const SOCKET_CALLS = new Set(['connect', 'getaddrinfo', 'read', 'write']);
+/**
+ * PostgreSQL's SQLSTATEs of a server that cannot serve now: class 08 (connection), 53 (out of disk, memory
+ * or connections), 57P01-57P03 (shutting down, crashed, starting), 25006 (a standby after a failover).
+ */
+const PG_UNAVAILABLE = /^(08[0-9A-Z]{3}|53[0-9A-Z]{3}|57P0[123]|25006)$/;
+/** node-postgres says these in words only (no code). */
+const PG_LOST =
+  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
+
+/**
+ * Whether `err` (or what it wraps) says the store's server cannot be reached or cannot serve now: the
+ * PostgreSQL store stopped, restarting, out of connections, or its network gone.
+ */
+export function isStoreUnreachable(err: unknown, depth = 0): boolean {
+  if (typeof err !== 'object' || err === null || depth > 4) return false;
+  const e = err as {
+    code?: unknown;
+    syscall?: unknown;
+    severity?: unknown;
+    message?: unknown;
+    cause?: unknown;
+  };
+  const code = typeof e.code === 'string' ? e.code : '';
+  if (SOCKET_CODES.has(code) && typeof e.syscall === 'string' && SOCKET_CALLS.has(e.syscall)) return true;
+  if (typeof e.severity === 'string' && PG_UNAVAILABLE.test(code)) return true;
+  if (typeof e.message === 'string' && PG_LOST.test(e.message)) return true;
+  const inner = err instanceof AggregateError ? err.errors : [];
+  return [e.cause, ...inner].some((c) => isStoreUnreachable(c, depth + 1));
+}
+
 export interface NormalisedError {
   statusCode: number;
   code: string;
@@ -82,12 +126,13 @@ export function normaliseError(err: unknown): NormalisedError {
       headers: err.headers,
     };
   }
-  // A locked, full or failing disk: the request may succeed shortly, and the caller is told so.
-  if (isStoreUnavailable(err)) {
+  // A locked, full or failing disk, or a PostgreSQL store out of reach: the request may succeed shortly,
+  // and the caller is told so, on every route and whichever store (one mapping, here).
+  if (isStoreUnavailable(err) || isStoreUnreachable(err)) {
     return {
       statusCode: 503,
       code: 'store_unavailable',
-      message: 'The service cannot store requests right now; try again shortly.',
+      message: 'The service cannot reach its store right now; try again shortly.',
       headers: { 'retry-after': '5' },
     };
   }

@@ -11,7 +11,10 @@ import { errorBodyFor, type NormalisedError, normaliseError } from './error-bodi
  */
 export function frameworkErrors(err: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
   const e = normaliseError(err);
-  reply.status(e.statusCode).send(errorBodyFor(req.url, e, req.id));
+  reply
+    .status(e.statusCode)
+    .headers(e.headers)
+    .send(errorBodyFor(req.url, e, req.id));
 }
 
 /**

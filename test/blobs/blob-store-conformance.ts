@@ -108,6 +108,24 @@ export function testBlobStore(name: string, backing: () => BlobBacking | Promise
       expect(got?.equals(a) || got?.equals(b)).toBe(true);
     });
 
+    it('putNew: of writers racing for one key exactly one stores, the rest change nothing', async () => {
+      const writers = [store, await another(), await another()];
+      const bodies = Array.from({ length: 9 }, (_, i) => Buffer.alloc(MIB + i, i + 1));
+      const won = await Promise.all(
+        bodies.map((b, i) => (writers[i % 3] as BlobStore).putNew('uploads/n.pdf', b)),
+      );
+      expect(won.filter(Boolean)).toHaveLength(1);
+      const winner = bodies[won.indexOf(true)];
+      expect((await store.get('uploads/n.pdf'))?.equals(winner as Buffer)).toBe(true);
+      // A loser later still finds the key taken, and leaves it whole; no private copy is left listed.
+      expect(await store.putNew('uploads/n.pdf', bytesOf(10))).toBe(false);
+      expect((await store.get('uploads/n.pdf'))?.equals(winner as Buffer)).toBe(true);
+      expect((await store.list('uploads/')).map((b) => b.key)).toEqual(['uploads/n.pdf']);
+      // Once deleted, the key is free again.
+      await store.delete('uploads/n.pdf');
+      expect(await store.putNew('uploads/n.pdf', bytesOf(10))).toBe(true);
+    });
+
     it('two instances over one backing (two nodes) see each other’s writes and deletes', async () => {
       const other = await another();
       const bytes = bytesOf(MIB + 1);

@@ -21,6 +21,10 @@ describe('the home’s blob files', () => {
       expect(statSync(join(home.dir, 'uploads', 'j.pdf')).mode & 0o777).toBe(0o600);
       expect(statSync(join(home.dir, 'uploads')).mode & 0o777).toBe(0o700);
       expect(statSync(join(home.dir, 'reports', 'credentials')).mode & 0o777).toBe(0o700);
+      expect(await store.putNew('uploads/k.pdf', Buffer.from('%PDF-1.4'))).toBe(true);
+      expect(await store.putNew('uploads/k.pdf', Buffer.from('%PDF-1.5'))).toBe(false);
+      expect(readdirSync(join(home.dir, 'uploads')).sort()).toEqual(['j.pdf', 'k.pdf']);
+      expect(statSync(join(home.dir, 'uploads', 'k.pdf')).mode & 0o777).toBe(0o600);
     } finally {
       home.cleanup();
     }

@@ -52,4 +52,41 @@ describe('the kept upload of a lab job', () => {
       home.cleanup();
     }
   });
+
+  it('is deleted once the sweep has committed the end of a job whose worker died on every attempt', async () => {
+    const home = tmpHome('assay-upload-swept-');
+    const engine = Engine.open(home.dir, new JobRegistry().register(labExtractKind({ home: home.dir })));
+    try {
+      const job = await submitLabFile(engine, home.dir, {
+        pdf: pdfBytes('quest-cbc-a1c'),
+        filename: 'a.pdf',
+      });
+      // Two claims whose workers never come back (the kind allows two attempts): the leases run out.
+      for (let attempt = 0; attempt < 2; attempt++) {
+        const claimed = await engine.store.claim({
+          workerId: 'dead',
+          kinds: ['lab.extract'],
+          leaseMs: 1,
+          limit: 1,
+        });
+        expect(claimed.map((j) => j.id)).toEqual([job.id]);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      // The upload outlives the dead attempts: only the committed end lets it go.
+      expect(await engine.blobs.get(blobKeys.upload(job.id))).not.toBeNull();
+      engine.startWorker({ pollMs: 20, leaseMs: 50 });
+      let ended = await engine.mustGet(job.id);
+      for (let i = 0; i < 100 && ended.state !== 'failed'; i++) {
+        await new Promise((r) => setTimeout(r, 20));
+        ended = await engine.mustGet(job.id);
+      }
+      expect(ended).toMatchObject({ state: 'failed', errorType: 'WorkerLost' });
+      for (let i = 0; i < 50 && (await engine.blobs.get(blobKeys.upload(job.id))); i++)
+        await new Promise((r) => setTimeout(r, 20));
+      expect(await engine.blobs.get(blobKeys.upload(job.id))).toBeNull();
+    } finally {
+      await engine.close(1_000);
+      home.cleanup();
+    }
+  });
 });

@@ -8,8 +8,14 @@ import { StoreError } from '../../errors.js';
  */
 export const STATEMENT_BUSY_MS = 20;
 
-/** How long a store call keeps retrying a locked database before it gives up. */
+/** How long a store call keeps retrying a locked database before it gives up (ASSAY_BUSY_BUDGET_MS). */
 export const BUSY_BUDGET_MS = 15_000;
+
+/** The budget in force: ASSAY_BUSY_BUDGET_MS when set to a positive whole number, else 15 s. */
+export function busyBudgetMs(): number {
+  const set = Number(process.env.ASSAY_BUSY_BUDGET_MS);
+  return Number.isInteger(set) && set > 0 ? set : BUSY_BUDGET_MS;
+}
 
 /** Another connection holds the lock (another process's transaction, a checkpoint). */
 export function isBusy(error: unknown): boolean {
@@ -22,7 +28,7 @@ export function isBusy(error: unknown): boolean {
  * 500 ms, with jitter so processes do not retry in step) until the budget is spent. Each try is one whole
  * transaction, so a retry never repeats half of one.
  */
-export async function retryBusy<T>(run: () => T, budgetMs = BUSY_BUDGET_MS): Promise<T> {
+export async function retryBusy<T>(run: () => T, budgetMs = busyBudgetMs()): Promise<T> {
   const deadline = Date.now() + budgetMs;
   for (let pause = 10; ; pause = Math.min(500, pause * 2)) {
     try {

@@ -3,9 +3,10 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { blobKeys } from '../../blobs/store.js';
 import type { Engine } from '../../engine/engine.js';
-import type { JobRecord } from '../../engine/types.js';
+import { type JobRecord, TERMINAL_STATES } from '../../engine/types.js';
+import { ConflictError } from '../../errors.js';
 import { keysDir } from '../../home-secrets.js';
-import { keepUnlessFails, LAB_EXTRACT, type LabExtractPayload, uploadKey } from '../job/kind.js';
+import { LAB_EXTRACT, type LabExtractPayload, uploadKey } from '../job/kind.js';
 import { labWebhookJob, type WebhookTarget } from './webhook.js';
 import { eventForFailure } from './webhook-events.js';
 
@@ -87,14 +88,29 @@ export async function checkUploadUrl(
   return now > expiresAt ? 'expired' : 'ok';
 }
 
-/** Store the arrived PDF where the held job expects it (any node's blob store), then let workers take it. */
+/**
+ * Store the arrived PDF where the held job expects it (any node's blob store), then let workers take it.
+ * PUTs racing on one URL (a client retrying a PUT that timed out) each write a private copy, and only the
+ * one that moves it into the free key releases the job; the others answer 409 and never touch the key, so
+ * no losing PUT can delete the file the winning one stored.
+ */
 export async function completePendingUpload(
   engine: Engine,
   job: JobRecord,
   pdf: Uint8Array,
 ): Promise<JobRecord> {
   const key = uploadKey(job.payload as LabExtractPayload);
-  return keepUnlessFails(engine.blobs, key, pdf, () => engine.store.releaseHeld(job.id));
+  if (!(await engine.blobs.putNew(key, pdf))) throw new ConflictError(`Job ${job.id} already has its file.`);
+  try {
+    return await engine.store.releaseHeld(job.id);
+  } catch (error) {
+    // The file is this PUT's: it goes unless the job was released after all (a commit whose answer was
+    // lost), so a later PUT of the same URL can try again and no copy stays behind a job that never runs.
+    const now = await engine.store.get(job.id).catch(() => null);
+    if (!now || now.state === 'held' || TERMINAL_STATES.includes(now.state))
+      await engine.blobs.delete(key).catch(() => {});
+    throw error;
+  }
 }
 
 /** A little past the URL's own expiry, so a PUT that started in time is not cut off mid-body. */

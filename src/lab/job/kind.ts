@@ -13,7 +13,7 @@ import { type BlobStore, blobKeys } from '../../blobs/store.js';
 import type { Engine } from '../../engine/engine.js';
 import { type JobContext, type JobKind, PermanentJobError } from '../../engine/registry.js';
 import type { JobOutcome, JobRecord } from '../../engine/types.js';
-import { AssayError, UsageError } from '../../errors.js';
+import { AssayError, StoreError, UsageError } from '../../errors.js';
 import { homeKey } from '../../home-secrets.js';
 import { labWebhookJob, type WebhookTarget } from '../http/webhook.js';
 import { eventForFailure, eventForOutcome } from '../http/webhook-events.js';
@@ -192,11 +192,10 @@ export function labExtractKind(opts: LabKindOptions): JobKind {
     // The copy is deleted once the job's end is committed, never by the handler itself: a handler that
     // deleted it and then lost its lease (or died before the commit) left the next attempt upload_missing.
     afterEnd: (job) => blobs.delete(uploadKey(job.payload as LabExtractPayload)),
+    // Nothing is deleted here: this runs before the failure is written, and a write that meets a locked
+    // store leaves the job to run again. A job the store's sweep ends gets afterEnd once that commits.
     onFinalFailure(job, error) {
       const p = job.payload as LabExtractPayload;
-      // A worker that died on the last attempt is ended by the store's sweep, with no afterEnd: the job can
-      // never run again, so its copy goes now. This hook cannot wait: a failed delete is left to prune.
-      blobs.delete(uploadKey(p)).catch(() => {});
       if (!p.webhook) return [];
       const { event, data } = eventForFailure(error);
       return [labWebhookJob(p.webhook, event, job.id, data)];
@@ -255,6 +254,9 @@ function stageReporter(ctx: JobContext) {
       chain = chain
         .then(() => (failure === undefined ? ctx.setStatus(stage) : undefined))
         .catch((error: unknown) => {
+          // A stage is progress only: a store locked past its patience skips it, and the job runs on to
+          // its end, whose write the worker retries. A lost lease aborts the handler on its own.
+          if (error instanceof StoreError) return;
           failure ??= error;
         });
     },
@@ -265,9 +267,13 @@ function stageReporter(ctx: JobContext) {
   };
 }
 
-/** Document errors (invalid_pdf, no_text_layer) and pipeline bugs end the job: retrying cannot help. */
+/**
+ * Document errors (invalid_pdf, no_text_layer) and pipeline bugs end the job: retrying cannot help. A store
+ * that did not answer (locked by another process, PostgreSQL down) says nothing of the document: retried.
+ */
 function asPermanent(error: unknown): PermanentJobError | null {
   if (error instanceof PermanentJobError) return error;
+  if (error instanceof StoreError) return null;
   if (error instanceof AssayError) return new PermanentJobError(error.code, error.message);
   // A thread that died (out of memory, say) gets the job's one retry; anything it reported is final.
   if (error instanceof ThreadTaskError && error.code !== THREAD_CRASHED)

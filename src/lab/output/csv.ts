@@ -2,6 +2,11 @@
  * Extraction results as CSV for pandas, R and SQL: one row per result, RFC 4180 (CRLF line ends, fields
  * quoted when they hold a comma, a quote or a line break, quotes doubled). The file column names the PDF
  * each row came from, so one CSV can hold a whole batch; the last two name the row and its doubts.
+ *
+ * No cell is a formula when the file is opened in a spreadsheet (OWASP's CSV-injection rule): a cell that
+ * starts with `=`, `+`, `-`, `@`, a tab or a carriage return gets a single quote before it and is quoted.
+ * A plain number (`-2`, `+1.5`, `-1e-3`) is left as it is: a spreadsheet reads it as a number, never as a
+ * formula, and a negative base excess or bound must stay numeric for pandas and R.
  */
 import type { ExtractionCore, PanelResult } from '../types.js';
 
@@ -68,6 +73,11 @@ function rowOf(file: string, panel: string, panelCode: string, date: string, r: 
   ];
 }
 
+/** What a spreadsheet may take for the start of a formula. */
+const FORMULA_START = /^[=+\-@\t\r]/;
+const PLAIN_NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+
 function quote(field: string): string {
+  if (FORMULA_START.test(field) && !PLAIN_NUMBER.test(field)) return `"'${field.replace(/"/g, '""')}"`;
   return /[",\r\n]/.test(field) ? `"${field.replace(/"/g, '""')}"` : field;
 }

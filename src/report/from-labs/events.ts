@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { PredictorInput } from '../../scoring/types.js';
 import type { LabResult } from './lab-results.js';
+import { isImplausible } from './plausible.js';
 
 /** Why a result is not in the request, or is in it but the scoring cannot read it. */
 export type UnusableReason =
@@ -21,7 +22,8 @@ export type UnusableReason =
   | 'unit_missing'
   | 'unit_unknown'
   | 'unit_not_convertible'
-  | 'unknown_value';
+  | 'unknown_value'
+  | 'implausible_value';
 
 export interface Unusable {
   source: string;
@@ -114,6 +116,7 @@ function missing(r: LabResult): UnusableReason | null {
   if (r.date === null) return 'no_date';
   if (r.code === null) return 'no_loinc';
   if (r.value === null) return 'no_value';
+  if (isImplausible(r)) return 'implausible_value';
   return null;
 }
 

@@ -4,9 +4,9 @@
  * turned into a Bundle by the same writer `lab extract` uses and read back, so whatever the input, the
  * results reach the request builder the same way.
  */
+import { readFileSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
-import { readJsonFile } from '../../cli/read-json.js';
 import { UsageError } from '../../errors.js';
 import type { LabStatusBody } from '../../lab/job/status-body.js';
 import { toFhirBundle } from '../../lab/output/fhir.js';
@@ -42,20 +42,25 @@ const isPdf = (f: string) => extname(f).toLowerCase() === '.pdf';
 const isOwnOutput = (f: string) => /\.(report|request)\.json$/i.test(f);
 const isJson = (f: string) => extname(f).toLowerCase() === '.json' && !isOwnOutput(f);
 
-/** Files as given, and the PDFs and JSON files directly inside each folder, in a stable order. */
+/**
+ * Files as given, and the PDFs and JSON files directly inside each folder, in a stable order. Only regular
+ * files are read: a FIFO, a socket or a device (given, or found in a folder) would block or never end.
+ */
 export async function collectInputs(paths: readonly string[]): Promise<InputFiles> {
   const files: string[] = [];
   for (const path of paths) {
     const info = await stat(path).catch(() => null);
     if (!info) throw new UsageError(`No such file or folder: ${path}`);
-    if (!info.isDirectory()) files.push(path);
-    else
-      files.push(
-        ...(await readdir(path))
-          .filter((f) => isPdf(f) || isJson(f))
-          .sort()
-          .map((f) => join(path, f)),
-      );
+    if (info.isFile()) files.push(path);
+    else if (!info.isDirectory())
+      throw new UsageError(`${path} is not a regular file or a folder (a pipe or a device?).`);
+    else {
+      const named = (await readdir(path)).filter((f) => isPdf(f) || isJson(f)).sort();
+      for (const f of named) {
+        const inner = await stat(join(path, f)).catch(() => null);
+        if (inner?.isFile()) files.push(join(path, f));
+      }
+    }
   }
   if (files.length === 0)
     throw new UsageError('No lab PDFs or JSON files in the folders given.', [
@@ -76,15 +81,7 @@ export function readExtraction(file: string, body: LabStatusBody, kind: 'pdf' | 
     return { outcome: outcome(file, kind, body.status, reason, 0), results: [] };
   }
   const core = body as ExtractionCore;
-  // Extractions of this version carry each row's doubts, which the Bundle writer turns into preliminary
-  // Observations; older ones only list flags, matched to rows here.
-  const rowsCarryDoubts = core.panels.some((p) => p.panelResults.some((r) => Array.isArray(r.doubts)));
-  const doubts = rowsCarryDoubts ? [] : rowDoubts(core);
-  // The Bundle writer emits one Observation per result, panel by panel, in order: doubts align by index.
-  const results = resultsOfBundle(
-    toFhirBundle([{ source: basename(file), result: core }]),
-    basename(file),
-  ).map((r, i) => (doubts[i]?.length ? { ...r, doubts: doubts[i] } : r));
+  const results = extractionResults(file, core);
   return {
     outcome: {
       ...outcome(file, kind, 'completed', null, results.length),
@@ -92,6 +89,29 @@ export function readExtraction(file: string, body: LabStatusBody, kind: 'pdf' | 
     },
     results,
   };
+}
+
+/**
+ * The results of a completed extraction, through the Bundle writer. A file that only looks like one (its
+ * panels not objects, a name that is a list nested 100,000 deep) is a usage error naming the file, with
+ * none of its content and no stack.
+ */
+function extractionResults(file: string, core: ExtractionCore): LabResult[] {
+  try {
+    // Extractions of this version carry each row's doubts, which the Bundle writer turns into preliminary
+    // Observations; older ones only list flags, matched to rows here.
+    const rowsCarryDoubts = core.panels.some((p) => p.panelResults.some((r) => Array.isArray(r.doubts)));
+    const doubts = rowsCarryDoubts ? [] : rowDoubts(core);
+    // The Bundle writer emits one Observation per result, panel by panel, in order: doubts align by index.
+    return resultsOfBundle(toFhirBundle([{ source: basename(file), result: core }]), basename(file)).map(
+      (r, i) => (doubts[i]?.length ? { ...r, doubts: doubts[i] } : r),
+    );
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(
+      `${file} is not an extraction this version can read (its panels or results are not as \`lab extract --out\` writes them).`,
+    );
+  }
 }
 
 /**
@@ -112,7 +132,7 @@ function rowDoubts(core: ExtractionCore): PredictorDoubt[][] {
 
 /** An extraction JSON file or a FHIR Bundle, told apart by content. */
 export function readJsonInput(file: string): ReadFile {
-  const json = readJsonFile(file);
+  const json = readJsonText(file);
   if (isFhirBundle(json)) {
     const results = resultsOfBundle(json, basename(file));
     return { outcome: outcome(file, 'fhir', 'completed', null, results.length), results };
@@ -121,6 +141,25 @@ export function readJsonInput(file: string): ReadFile {
     return readExtraction(file, { status: 'completed', ...json } as LabStatusBody, 'extraction');
   if (isStatusBody(json)) return readExtraction(file, json, 'extraction');
   return { outcome: outcome(file, 'other', 'skipped', 'not_lab_results', 0), results: [] };
+}
+
+/**
+ * The file's JSON. An error says which file and where, never what it holds: the path may name (or link to)
+ * a file that is not the user's lab results at all, and JSON.parse's message quotes the bytes it met.
+ */
+function readJsonText(file: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`Cannot read ${file} (${(error as { code?: string }).code ?? 'error'}).`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    const at = /position (\d+)/.exec((error as Error).message)?.[1];
+    throw new UsageError(`${file} is not valid JSON${at === undefined ? '' : ` (at byte ${at})`}.`);
+  }
 }
 
 /** A completed extraction: SPEC.md B3 results, with or without the job's id and status. */

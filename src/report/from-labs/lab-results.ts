@@ -35,16 +35,80 @@ export function isFhirBundle(json: unknown): json is Bundle {
   );
 }
 
-/** Every Observation in the Bundle as a LabResult; other resources (DiagnosticReport ...) are skipped. */
+/**
+ * Every Observation in the Bundle as a LabResult; other resources (DiagnosticReport ...) are skipped. A
+ * Bundle that is not FHIR where this reads it (a null entry, a value that is text, an object or deeply nested
+ * arrays where a number belongs) is a usage error naming the entry and the field, never the value.
+ */
 export function resultsOfBundle(bundle: Bundle, source: string): LabResult[] {
-  if (!Array.isArray(bundle.entry ?? []))
+  const entries: unknown = (bundle as { entry?: unknown }).entry ?? [];
+  if (!Array.isArray(entries))
     throw new UsageError(`${source}: a FHIR Bundle needs an entry array of resources.`);
-  return (bundle.entry ?? []).flatMap((entry) => {
+  return entries.flatMap((entry: unknown, i) => {
+    const where = `${source}: entry ${i + 1}`;
+    if (!isRecord(entry)) throw new UsageError(`${where} is not an object: a Bundle entry holds a resource.`);
     const resource = entry.resource;
-    return resource?.resourceType === 'Observation' && !withdrawn(resource)
-      ? [resultOf(resource, source)]
-      : [];
+    if (resource === undefined) return [];
+    if (!isRecord(resource)) throw new UsageError(`${where}: resource must be an object.`);
+    if (resource.resourceType !== 'Observation') return [];
+    checkShape(resource, OBSERVATION, where, 'Observation');
+    const o = resource as unknown as Observation;
+    return withdrawn(o) ? [] : [resultOf(o, source)];
   });
+}
+
+/** The parts of an Observation read here, and what FHIR R4 says each is (JSON has no null in FHIR). */
+type Shape = 'string' | 'number' | 'integer' | { [field: string]: Shape } | readonly [Shape];
+
+const CODING = { system: 'string', code: 'string', display: 'string' } as const;
+const OBSERVATION: Shape = {
+  status: 'string',
+  code: { text: 'string', coding: [CODING] },
+  effectiveDateTime: 'string',
+  effectivePeriod: { start: 'string' },
+  effectiveInstant: 'string',
+  valueQuantity: { value: 'number', comparator: 'string', unit: 'string', code: 'string', system: 'string' },
+  valueInteger: 'integer',
+  valueString: 'string',
+  valueCodeableConcept: { text: 'string', coding: [CODING] },
+  referenceRange: [{ low: { value: 'number' }, high: { value: 'number' } }],
+  note: [{ text: 'string' }],
+};
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Check `value` against `shape`, only as deep as the shape goes: however deeply the input nests, nothing
+ * here recurses into more of it than the fields read.
+ */
+function checkShape(value: unknown, shape: Shape, where: string, path: string): void {
+  if (value === undefined) return;
+  const wrong = (what: string) => new UsageError(`${where}: ${path} must be ${what}.`);
+  if (shape === 'string') {
+    if (typeof value !== 'string') throw wrong('text');
+    return;
+  }
+  if (shape === 'number' || shape === 'integer') {
+    if (typeof value !== 'number' || !Number.isFinite(value)) throw wrong('a number');
+    if (shape === 'integer' && !Number.isInteger(value)) throw wrong('a whole number');
+    return;
+  }
+  if (Array.isArray(shape)) {
+    if (!Array.isArray(value)) throw wrong('a list');
+    const item = (shape as readonly [Shape])[0];
+    value.forEach((v: unknown, i) => {
+      if (v === undefined || v === null) throw wrong('a list without empty items');
+      checkShape(v, item, where, `${path}[${i}]`);
+    });
+    return;
+  }
+  if (!isRecord(value)) throw wrong('an object');
+  for (const [field, inner] of Object.entries(shape as Record<string, Shape>)) {
+    if (value[field] === null)
+      throw new UsageError(`${where}: ${path}.${field} is null; leave it out instead.`);
+    checkShape(value[field], inner, where, `${path}.${field}`);
+  }
 }
 
 /** An Observation its sender has taken back is not a result. */

@@ -18,6 +18,7 @@ const REASONS: Record<UnusableReason, string> = {
   unit_unknown: 'a unit that is not UCUM',
   unit_not_convertible: "a unit that does not convert to the model's unit",
   unknown_value: 'an answer the scoring does not know',
+  implausible_value: 'a value no person can have (a typo, a wrong unit): not in the request',
 };
 
 const MAX_NAMES = 8;

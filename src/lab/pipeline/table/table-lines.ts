@@ -162,6 +162,8 @@ function strictLine(view: LineView, carried: TableHeader | null): TableLine | nu
 }
 
 const CONTINUED_HEADING = /\((cont\.?|continued)\)\s*$/i;
+/** What a spreadsheet takes for the start of a formula, before a name. */
+const FORMULA_OPENING = /^[=+\-@]+\s*/;
 
 function endsTable(view: LineView): boolean {
   const first = view.cells[0]?.text.trim() ?? '';
@@ -185,7 +187,9 @@ function isHeadingAbove(previous: LineView, headerLine: LineView): boolean {
 export function looksLikeResult(view: Pick<LineView, 'cells'>): boolean {
   const [first, ...rest] = view.cells;
   if (!first || rest.length === 0) return false;
-  const name = first.text.trim();
+  // A name behind a formula's opening ("=HYPERLINK(...)", "@SUM(...)", "-cmd|calc") is never read as a
+  // test (no name starts so), but the line still looks like a result: it is flagged and counted unread.
+  const name = first.text.trim().replace(FORMULA_OPENING, '');
   if (!startsName(name) || (name.match(/[A-Za-z]/g) ?? []).length < 2) return false;
   // "In Range  17.0 g/dL" on a dashboard printout: a column word, not a test.
   if (cellKind(name) !== 'text' || isColumnWord(name)) return false;
