@@ -15,6 +15,9 @@ const SYSTEM = [
   'test/engine/crash.test.ts',
   'test/refdata/crash.test.ts',
   'test/server/fuzz.test.ts',
+  'test/server/docs-browser.test.ts',
+  'test/server/generated-client.test.ts',
+  'test/cli-output/*.test.ts',
 ];
 
 export default defineConfig({

@@ -16,7 +16,7 @@ import { registerAuth } from './auth.js';
 import { capConnectionsPerIp } from './connection-cap.js';
 import { answerError, normaliseError, notFound } from './error-bodies.js';
 import { clientErrorHandler, frameworkErrors } from './framework-errors.js';
-import { type RouteDoc, registerOpenApi } from './openapi.js';
+import { type ApiComponents, type RouteDoc, registerOpenApi } from './openapi.js';
 import { requestLog } from './request-log.js';
 import { StoreHealth } from './store-health.js';
 
@@ -40,6 +40,17 @@ const PROBES: RouteDoc[] = [
     responses: { 200: { description: 'ready' }, 503: { description: 'store unavailable' } },
   },
 ];
+
+/** The areas' named schemas together; two areas may name the same schema, never two schemas alike. */
+function areaComponents(areas: Area[]): ApiComponents {
+  const all: ApiComponents = {};
+  for (const [name, schema] of areas.flatMap((a) => Object.entries(a.components ?? {}))) {
+    if (all[name] !== undefined && all[name] !== schema)
+      throw new Error(`assay: two areas name different schemas ${name} in the API description`);
+    all[name] = schema;
+  }
+  return all;
+}
 
 export interface AppOptions {
   engine: Engine;
@@ -145,6 +156,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   };
   const areas = opts.areas ?? [];
   for (const area of areas) await app.register(async (scope) => area.register(scope, deps));
-  registerOpenApi(app, [...PROBES, ...areas.flatMap((a) => a.routes)], opts.version ?? '0.0.0');
+  await registerOpenApi(
+    app,
+    [...PROBES, ...areas.flatMap((a) => a.routes)],
+    opts.version ?? '0.0.0',
+    areaComponents(areas),
+  );
   return app;
 }

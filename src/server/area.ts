@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
 import type { Engine } from '../engine/engine.js';
 import type { RateLimiter } from '../limits/rate-limit.js';
-import type { RouteDoc } from './openapi.js';
+import type { ApiComponents, RouteDoc } from './openapi.js';
 
 /** What an area's routes get: the engine, the store's database, limits and the kept-files dir. */
 export interface AreaDeps {
@@ -20,5 +20,7 @@ export interface AreaDeps {
 export interface Area {
   name: string;
   routes: RouteDoc[];
+  /** The area's main shapes, named under components/schemas of /openapi.json and referred to by `$ref`. */
+  components?: ApiComponents;
   register(app: FastifyInstance, deps: AreaDeps): Promise<void>;
 }

@@ -14,8 +14,9 @@ declare module 'fastify' {
   }
 }
 
-/** Paths anyone may read: probes and the API description. */
+/** Paths anyone may read: probes and the API description (/docs and the assets under it). */
 const PUBLIC = new Set(['/healthz', '/readyz', '/openapi.json', '/docs']);
+const isPublic = (path: string) => PUBLIC.has(path) || path.startsWith('/docs/');
 
 /**
  * Every route but the public ones needs `x-api-key` (SPEC.md Authentication; report routes too, by our
@@ -32,7 +33,7 @@ export function registerAuth(
   app.addHook('onRequest', (req: FastifyRequest, _reply: FastifyReply, done: HookDone) => {
     const query = req.url.indexOf('?');
     const path = query === -1 ? req.url : req.url.slice(0, query);
-    if (PUBLIC.has(path) || opts.signedByUrl?.(req, path)) return done();
+    if (isPublic(path) || opts.signedByUrl?.(req, path)) return done();
     const presented = req.headers['x-api-key'];
     const accept = (key: ApiKey | null) => {
       if (!key)

@@ -334,7 +334,11 @@ describe('issue #29.7 on a real server: raw PDF upload, Location, report PDF dow
     expect(idOf('get', '/health-score/report/{job_id}/pdf')).toBe('getReportPdf');
 
     const upload = doc.paths['/extraction/lab/upload']?.post;
-    expect(Object.keys(upload?.requestBody?.content ?? {})).toEqual(['application/json', 'application/pdf']);
+    expect(Object.keys(upload?.requestBody?.content ?? {})).toEqual([
+      'application/json',
+      'application/pdf',
+      'multipart/form-data',
+    ]);
     expect(upload?.responses['202']?.headers).toHaveProperty('Location');
     expect(doc.paths['/health-score/report']?.post?.responses['202']?.headers).toHaveProperty('Location');
     expect(doc.paths['/health-score/report/{job_id}/pdf']?.get?.responses['200']?.content).toHaveProperty(

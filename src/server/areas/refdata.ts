@@ -7,11 +7,15 @@ import type { Answer } from '../../refdata/store.js';
 import { detailErrorSchema, formatZodError } from '../../schemas/errors.js';
 import {
   conceptListSchema,
+  conceptSchema,
   labRangeListSchema,
+  labRangeSchema,
   type PredictorStatisticsResponse,
+  predictorStatisticSchema,
   predictorStatisticsRequestSchema,
   predictorStatisticsResponseSchema,
   topDiseasePredictorsSchema,
+  topPredictorSchema,
 } from '../../schemas/refdata.js';
 import type { Area, AreaDeps } from '../area.js';
 import { HttpError } from '../error-bodies.js';
@@ -36,6 +40,16 @@ const errors = {
 /** SPEC.md C: four read endpoints over the reference data in the store (or the bundled dataset). */
 export const refdataArea: Area = {
   name: 'reference data',
+  components: {
+    Concept: conceptSchema,
+    PredictorStatisticsRequest: predictorStatisticsRequestSchema,
+    PredictorStatisticsResponse: predictorStatisticsResponseSchema,
+    PredictorStatistic: predictorStatisticSchema,
+    TopDiseasePredictors: topDiseasePredictorsSchema,
+    TopPredictor: topPredictorSchema,
+    LabRange: labRangeSchema,
+    DetailError: detailErrorSchema,
+  },
   routes: [
     {
       method: 'get',
@@ -52,6 +66,14 @@ export const refdataArea: Area = {
       summary: 'Population statistics per predictor for a sex and age.',
       tag: 'reference data',
       body: predictorStatisticsRequestSchema,
+      bodyExample: {
+        header: {
+          event_id: '3f414dcf-ab29-4fa5-af37-93534dff40cd',
+          event_asof_dtutc: '2025-03-14T09:30:00Z',
+        },
+        sex: 'female',
+        age: 58,
+      },
       responses: {
         200: { description: 'Statistics', schema: predictorStatisticsResponseSchema },
         400: { description: 'Invalid input', schema: detailErrorSchema },

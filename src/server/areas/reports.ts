@@ -7,10 +7,14 @@ import { acknowledgement, submitReport } from '../../report/job/submit.js';
 import { detailErrorSchema, SchemaValidationError } from '../../schemas/errors.js';
 import {
   condensedReportApiSchema,
+  configurationSchema,
   fullReportApiSchema,
+  healthEventSchema,
   parseReportRequest,
+  predictorSchema,
   type ReportVariant,
   reportAckSchema,
+  reportMetadataSchema,
   reportStatusRecordSchema,
 } from '../../schemas/report.js';
 import type { Area, AreaDeps } from '../area.js';
@@ -18,20 +22,87 @@ import { HttpError, notFound } from '../error-bodies.js';
 import { checkTargetUrl } from '../target-policy.js';
 import { UnknownJobs } from '../unknown-jobs.js';
 
+const JOB_ID = '7d3e2a61-0c4b-4f8e-9a52-1b6f3d8c2e90';
+
+/** Examples for /docs (test/server/openapi-docs.test.ts checks each against its schema). */
+const predictors = [
+  { observation_code: '2093-3', value: '214', unit: 'mg/dL' },
+  { observation_code: '2085-9', value: '48', unit: 'mg/dL' },
+  { observation_code: '8480-6', value: '128', unit: 'mm[Hg]' },
+];
+const metadata = {
+  event_id: '3f414dcf-ab29-4fa5-af37-93534dff40cd',
+  event_asof_dtutc: '2025-03-14T09:30:00Z',
+  configuration: {
+    callback_url: 'https://receiver.example.com/reports',
+    auth_type: 'bearer' as const,
+    auth_token: 'receiver-token',
+  },
+  sex: 'male' as const,
+  smoker: false,
+  bp_treated: false,
+  diabetes: false,
+  race: 'white' as const,
+  statin: false,
+};
+const event = (id: string, age: number) => ({ health_event_id: id, event_age: age, predictors });
+const REPORT_EXAMPLES = {
+  full: {
+    report_metadata: metadata,
+    uid_ext: 'user-002',
+    health_events: [event('2024-03-02', 60), event('2025-03-14', 61)],
+  },
+  condensed: { report_metadata: metadata, uid_ext: 'user-002', health_event: event('2025-03-14', 61) },
+  ack: {
+    job_id: JOB_ID,
+    status: 'accepted' as const,
+    message: `Report job accepted; poll /health-score/report/status/${JOB_ID} or wait for the callback.`,
+    estimated_completion_seconds: 5,
+  },
+  status: {
+    job_id: JOB_ID,
+    status: 'completed' as const,
+    created_at: '2025-03-14T09:30:01Z',
+    updated_at: '2025-03-14T09:30:04Z',
+    error_type: null,
+    error_message: null,
+  },
+  invalid: {
+    detail:
+      'The report request is not valid:\nreport_metadata.configuration: expected storage_presigned_url or callback_url: at least one destination is required',
+  },
+};
+
 const submitResponses = {
   202: {
     description: 'Accepted',
     schema: reportAckSchema,
+    example: REPORT_EXAMPLES.ack,
     headers: { Location: 'The status URL of the new job: /health-score/report/status/{job_id}' },
   },
   400: { description: 'Malformed JSON', schema: detailErrorSchema },
   401: { description: 'API key missing or invalid', schema: detailErrorSchema },
-  422: { description: 'Request failed validation, or names no destination', schema: detailErrorSchema },
+  422: {
+    description: 'Request failed validation, or names no destination',
+    schema: detailErrorSchema,
+    example: REPORT_EXAMPLES.invalid,
+  },
 };
 
 /** SPEC.md A over the engine: accept, acknowledge (A2), and report status (A3). */
 export const reportsArea: Area = {
   name: 'reports',
+  components: {
+    FullReportRequest: fullReportApiSchema,
+    CondensedReportRequest: condensedReportApiSchema,
+    ReportMetadata: reportMetadataSchema,
+    ReportConfiguration: configurationSchema,
+    HealthEvent: healthEventSchema,
+    Predictor: predictorSchema,
+    ReportAck: reportAckSchema,
+    ReportStatusRecord: reportStatusRecordSchema,
+    DetailError: detailErrorSchema,
+  },
   routes: [
     {
       method: 'post',
@@ -40,6 +111,7 @@ export const reportsArea: Area = {
       summary: 'Generate a full report from a time series of health events (health_events).',
       tag: 'reports',
       body: fullReportApiSchema,
+      bodyExample: REPORT_EXAMPLES.full,
       responses: submitResponses,
     },
     {
@@ -49,6 +121,7 @@ export const reportsArea: Area = {
       summary: 'Generate a condensed report for one health event (health_event).',
       tag: 'reports',
       body: condensedReportApiSchema,
+      bodyExample: REPORT_EXAMPLES.condensed,
       responses: submitResponses,
     },
     {
@@ -58,17 +131,26 @@ export const reportsArea: Area = {
       summary: 'Status of a report job.',
       tag: 'reports',
       responses: {
-        200: { description: 'Status record', schema: reportStatusRecordSchema },
-        404: { description: 'Unknown job', schema: detailErrorSchema },
+        200: {
+          description: 'Status record',
+          schema: reportStatusRecordSchema,
+          example: REPORT_EXAMPLES.status,
+        },
+        404: {
+          description: 'Unknown job',
+          schema: detailErrorSchema,
+          example: { detail: `No report job with id ${JOB_ID}.` },
+        },
       },
     },
     {
       method: 'get',
       path: '/health-score/report/{job_id}/pdf',
       operationId: 'getReportPdf',
-      summary:
-        'The rendered PDF of a report job, while the server keeps it: from when it is rendered until it ' +
-        "has been delivered to the request's storage_presigned_url or callback_url.",
+      summary: 'The rendered PDF of a report job, while the server keeps it.',
+      description:
+        "From when it is rendered until it has been delivered to the request's storage_presigned_url or " +
+        'callback_url (a failed delivery keeps it until `assay jobs prune`).',
       tag: 'reports',
       responses: {
         200: { description: 'The PDF', binary: 'application/pdf' },

@@ -24,6 +24,7 @@ const sessionSchema = z.object({ url: z.string(), expiresAt: z.string() });
 /** The review page of a lab job (README "Trust in each row"), for the API key that owns the job. */
 export const reviewArea: Area = {
   name: 'review',
+  components: { ReviewSession: sessionSchema },
   routes: [
     {
       method: 'post',
