@@ -112,6 +112,14 @@ export const reportMetadataSchema = z.looseObject({
     .nullable()
     .optional(),
   statin: metadataFlag('statin (on statin therapy)'),
+  // The Social Deprivation Index decile of the home address, for PREVENT's SDI term; no ZIP lookup.
+  sdi_decile: z
+    .number({ error: 'expected sdi_decile as a whole number from 1 to 10 (Social Deprivation Index decile)' })
+    .int('expected sdi_decile as a whole number from 1 to 10')
+    .min(1, 'expected sdi_decile from 1 to 10')
+    .max(10, 'expected sdi_decile from 1 to 10')
+    .nullable()
+    .optional(),
   // Ours: how a sparse series is scored (src/scoring/as-of.ts); absent keeps SPEC.md behaviour.
   lookback_months: z
     .number({ error: 'expected lookback_months as a number of months (0 turns the lookback off)' })

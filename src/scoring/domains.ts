@@ -23,6 +23,7 @@ import {
   preventOptimalProfile,
   preventRiskByAge,
   preventValidAges,
+  preventVariantName,
 } from './models/prevent.js';
 import {
   SAN_ANTONIO_DIABETES,
@@ -46,6 +47,8 @@ export const DOMAIN_NOTES = {
     'risk_ratio is the PhenoAge 10-year mortality score over the mortality of the reference population (NHANES III) at the same chronological age; Levine 2018 publishes no optimal profile.',
   preventRisk:
     'risk is the PREVENT 10-year risk of total cardiovascular disease (ASCVD and heart failure); the 10-year ASCVD and heart-failure risks, and the 30-year risks up to age 59, are under models.',
+  preventAddOn:
+    "HbA1c, the urine albumin/creatinine ratio and the Social Deprivation Index decile, where known, enter through PREVENT's published variant for the inputs present (Khan 2024); risk_ratio compares with the optimal profile in the same variant (HbA1c 5.3 %, UACR 10 mg/g, the same SDI decile).",
   diabetesAge:
     'health_age is null: in the San Antonio model age adds only 0.028 to the log-odds per year (Stern 2002), so the age at which the optimal profile reaches a given risk lies far outside the ages the model was derived at for most people.',
   diabetesEthnicity:
@@ -150,7 +153,7 @@ export const DOMAINS: readonly DomainSpec[] = [
         model: PREVENT_TOTAL_CVD,
         coverage: [PREVENT_HEART_FAILURE],
         read: ({ inputs, result }) => {
-          const optimalAt = preventRiskByAge('totalCvd', preventOptimalProfile(inputs.sex));
+          const optimalAt = preventRiskByAge('totalCvd', preventOptimalProfile(inputs.sex, inputs));
           const [minAge, maxAge] = preventValidAges();
           const solved = solveAge(optimalAt, result.value, minAge, maxAge);
           return {
@@ -161,12 +164,15 @@ export const DOMAINS: readonly DomainSpec[] = [
             ratio: result.value / optimalAt(inputs.ageYears),
             healthAge: solved.value,
             clamped: solved.clamped,
-            notes: [DOMAIN_NOTES.preventRisk],
+            notes: [
+              DOMAIN_NOTES.preventRisk,
+              ...(result.variant === 'base' ? [] : [DOMAIN_NOTES.preventAddOn]),
+            ],
           };
         },
-        reason: () => {
+        reason: ({ result }) => {
           const [minAge, maxAge] = preventValidAges();
-          return `PREVENT (Khan 2024), the AHA's current equations for ages ${minAge}-${maxAge}: 10-year risk of total cardiovascular disease.`;
+          return `PREVENT (Khan 2024), the AHA's current equations for ages ${minAge}-${maxAge}: 10-year risk of total cardiovascular disease, ${preventVariantName(result.variant)}.`;
         },
       }),
       candidate({

@@ -1,6 +1,7 @@
 import type { CategoricalInput, NumericInput } from './input-codes.js';
 import type { EventInputs } from './inputs.js';
 import type { Sex } from './types.js';
+import { ucumFactor } from './units.js';
 
 /**
  * How a model spec collects its inputs from an event (inputs in the units of data/scoring/input-codes.json):
@@ -12,6 +13,15 @@ export type InputName = NumericInput | CategoricalInput | 'age';
 
 /** Kidney function for PREVENT: serum creatinine (eGFR by CKD-EPI 2021 inside the model) or a reported eGFR. */
 export type KidneyInput = { creatinineMgDl: number } | { egfr: number };
+
+/**
+ * The albumin/creatinine ratio in mg/g from a spot urine's albumin (mg/L) and creatinine (mg/dL), the units of
+ * data/scoring/input-codes.json: albumin / (creatinine in mg/L) is mg albumin per mg creatinine, x 1000 per g.
+ */
+export function uacrOf(albuminMgL: number, creatinineMgDl: number): number {
+  const creatinineMgL = creatinineMgDl * ucumFactor('mg/dL', 'mg/L');
+  return (albuminMgL / creatinineMgL) * ucumFactor('mg/mg', 'mg/g');
+}
 
 /** Collects required inputs, remembering which are missing, so every spec reports all gaps at once. */
 export class Gather {
@@ -74,6 +84,30 @@ export class Gather {
     }
     this.missing.push('creatinine');
     return { egfr: Number.NaN };
+  }
+
+  /** A category that refines a model when known and is not missing when absent. */
+  optionalCategory(name: CategoricalInput): string | undefined {
+    const value = this.ev.categorical[name];
+    if (value !== undefined) this.used.push(name);
+    return value;
+  }
+
+  /**
+   * Urine albumin/creatinine ratio in mg/g, optional: the ratio the lab printed, else computed from the urine
+   * albumin and urine creatinine of the event (uacrOf). Undefined when neither is there; nothing is missing.
+   */
+  optionalUacr(): number | undefined {
+    const printed = this.ev.numeric.uacr;
+    if (printed !== undefined) {
+      this.used.push('uacr');
+      return printed;
+    }
+    const albumin = this.ev.numeric.urine_albumin;
+    const creatinine = this.ev.numeric.urine_creatinine;
+    if (albumin === undefined || creatinine === undefined) return undefined;
+    this.used.push('urine_albumin', 'urine_creatinine');
+    return uacrOf(albumin, creatinine);
   }
 
   sex(): Sex {

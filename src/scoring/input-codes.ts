@@ -43,6 +43,11 @@ export const NUMERIC_INPUTS = [
   'ast',
   'platelets',
   'bmi',
+  'hba1c',
+  'ldl_cholesterol',
+  'uacr',
+  'urine_albumin',
+  'urine_creatinine',
 ] as const;
 export type NumericInput = (typeof NUMERIC_INPUTS)[number];
 
@@ -54,6 +59,7 @@ export const CATEGORICAL_INPUTS = [
   'bp_treatment',
   'parental_diabetes',
   'statin',
+  'sdi_decile',
 ] as const;
 export type CategoricalInput = (typeof CATEGORICAL_INPUTS)[number];
 

@@ -30,17 +30,23 @@ const MODEL_PARAMETERS: Record<string, string> = {
   cystatinC: 'cystatin_c',
   lymphocytePercent: 'lymphocyte_percent',
   alkalinePhosphatase: 'alkaline_phosphatase',
+  sdiDecile: 'sdi_decile',
 };
 
 /** A model parameter ('systolicBp', 'egfr') in words: the input's label, or the parameter spelt out. */
 export function parameterLabel(name: string): string {
   if (name === 'egfr') return 'eGFR';
+  if (name === 'hba1c') return 'HbA1c';
+  if (name === 'uacr') return 'UACR';
   const input = MODEL_PARAMETERS[name] ?? name;
   const label = inputLabel(input);
   return label === input ? input.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase() : label;
 }
 
-/** A label inside a sentence: 'Creatinine' -> 'creatinine', while 'HDL cholesterol' and 'eGFR' stay. */
+/** A label inside a sentence: 'Creatinine' -> 'creatinine', while 'HDL cholesterol', 'eGFR' and 'HbA1c' stay. */
 export function inSentence(label: string): string {
-  return /^[A-Z][a-z]/.test(label) ? label[0]?.toLowerCase() + label.slice(1) : label;
+  // A word with a capital inside (HbA1c) keeps its spelling.
+  return /^[A-Z][a-z]/.test(label) && !/^[A-Z][a-z]*[A-Z]/.test(label)
+    ? label[0]?.toLowerCase() + label.slice(1)
+    : label;
 }

@@ -15,7 +15,7 @@ import type {
   PredictorInput,
   ScoringMetadata,
 } from './types.js';
-import { conversionFactor } from './units.js';
+import { valueConversion } from './units.js';
 
 /**
  * Why an observation that matched an input's code, or a report_metadata member, could not be used. Exactly
@@ -221,6 +221,10 @@ function readMetadata(result: EventInputs, metadata: ScoringMetadata): void {
     result.categorical[input] = category;
     result.sources[input] = { source: 'report_metadata', member };
   }
+  // The SDI decile is read as given: PREVENT's range check names a value that is no whole decile 1-10.
+  const sdi = metadata.sdi_decile;
+  if (typeof sdi === 'number' && result.categorical.sdi_decile === undefined)
+    result.categorical.sdi_decile = String(sdi);
 }
 
 function readNumeric(
@@ -234,9 +238,9 @@ function readNumeric(
   if (parsed.bound === '>' || (parsed.bound === '<' && !spec.acceptUpperBound)) {
     return problem(result, input, predictor, 'censored_value');
   }
-  const conversion = conversionFactor(predictor.unit, spec);
+  const conversion = valueConversion(predictor.unit, spec);
   if ('error' in conversion) return problem(result, input, predictor, conversion.error);
-  result.numeric[input] = parsed.value * conversion.factor;
+  result.numeric[input] = parsed.value * conversion.factor + conversion.offset;
   const bounded = result.upperBounds.includes(input);
   if (parsed.bound === '<' && !bounded) result.upperBounds.push(input);
   if (parsed.bound === null && bounded) result.upperBounds.splice(result.upperBounds.indexOf(input), 1);

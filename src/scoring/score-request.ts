@@ -10,7 +10,7 @@ import type { ScoreReport, ScoreRequestInput } from './types.js';
  * Version of the scoring models and mappings; changes whenever a coefficient, an input code or the
  * health-score mapping changes, so two reports can tell whether their numbers are comparable.
  */
-export const SCORING_VERSION = 'assay-scoring-2026.1';
+export const SCORING_VERSION = 'assay-scoring-2026.2';
 
 export interface ScoreOptions {
   /** Input code configuration; data/scoring/input-codes.json when absent. */

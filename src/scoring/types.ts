@@ -72,6 +72,8 @@ export interface ScoringMetadata {
   race?: PceRace | null;
   /** On statin therapy (PREVENT). */
   statin?: boolean | null;
+  /** Social Deprivation Index decile 1-10 of the home address (the PREVENT SDI term); no ZIP lookup. */
+  sdi_decile?: number | null;
   /**
    * Ours: an input an event lacks takes its most recent value from an earlier event at most this many
    * months before (as-of.ts). Absent or 0: each event is scored from its own predictors (SPEC.md).
@@ -93,8 +95,15 @@ export type InputSource =
     }
   | { source: 'report_metadata'; member: MetadataInputMember };
 
-/** The report_metadata members that supply a model input (the others steer how the series is scored). */
-export type MetadataInputMember = Exclude<keyof ScoringMetadata, 'lookback_months' | 'use_doubtful'>;
+/**
+ * The report_metadata members that supply a categorical model input and are recorded as its source (the
+ * others steer how the series is scored). sdi_decile supplies the input of the same name without a recorded
+ * source until the `score --json` schema (src/schemas/cli/misc.ts) lists it.
+ */
+export type MetadataInputMember = Exclude<
+  keyof ScoringMetadata,
+  'lookback_months' | 'use_doubtful' | 'sdi_decile'
+>;
 
 /** Where a value used at one event was measured: another event of the series, or a date the predictor states. */
 export interface CarriedFrom {

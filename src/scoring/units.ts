@@ -10,6 +10,30 @@ export interface UnitSpec {
   equivalents?: Record<string, number>;
   /** When true, a value printed without a unit is taken to be in the target unit. */
   acceptUnitless?: boolean;
+  /**
+   * UCUM code -> value x factor + offset, for a quantity on another scale rather than in another unit (HbA1c
+   * IFCC mmol/mol -> NGSP %). Checked before UCUM, which would read mmol/mol as 0.1 %.
+   */
+  affine?: Record<string, { factor: number; offset: number }>;
+}
+
+/** From a printed value to the spec's unit: value x factor + offset (offset 0 but for affine scales). */
+export type ValueConversion =
+  | { factor: number; offset: number }
+  | { error: 'unit_missing' | 'unit_unknown' | 'unit_not_convertible' };
+
+/**
+ * How to read a printed value in the spec's unit, affine scales included. Callers that scale reference
+ * limits or values by a factor alone use conversionFactor, which refuses an affine scale.
+ */
+export function valueConversion(printed: string, spec: UnitSpec): ValueConversion {
+  if (spec.affine) {
+    const ucum = normaliseUnit(printed).ucumCode;
+    const affine = ucum === null ? undefined : spec.affine[ucum];
+    if (affine) return { factor: affine.factor, offset: affine.offset };
+  }
+  const found = conversionFactor(printed, spec);
+  return 'error' in found ? found : { factor: found.factor, offset: 0 };
 }
 
 export type UnitConversion =
@@ -48,6 +72,8 @@ function resolve(printed: string, spec: UnitSpec): UnitConversion {
   if (printed.trim() === '') return spec.acceptUnitless ? { factor: 1 } : { error: 'unit_missing' };
   if (ucum === null) return { error: 'unit_unknown' };
   if (ucum === spec.unit) return { factor: 1 };
+  // A value on another scale is no multiple of the target (valueConversion reads it).
+  if (spec.affine?.[ucum]) return { error: 'unit_not_convertible' };
   const equivalent = spec.equivalents?.[ucum];
   if (equivalent !== undefined) return { factor: equivalent };
   try {

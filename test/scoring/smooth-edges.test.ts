@@ -26,7 +26,7 @@ function prng(seed: number): () => number {
 }
 
 type Input = NumericInput;
-const INPUTS: Record<Input, { code: string; unit: string; range: [number, number] }> = {
+const INPUTS: Record<Input, { code: string; unit: string; range: [number, number]; log?: true }> = {
   total_cholesterol: { code: '2093-3', unit: 'mg/dL', range: [100, 360] },
   hdl_cholesterol: { code: '2085-9', unit: 'mg/dL', range: [14, 115] },
   triglycerides: { code: '2571-8', unit: 'mg/dL', range: [40, 500] },
@@ -48,12 +48,18 @@ const INPUTS: Record<Input, { code: string; unit: string; range: [number, number
   ast: { code: '1920-8', unit: 'U/L', range: [8, 150] },
   platelets: { code: '777-3', unit: '10*3/uL', range: [100, 450] },
   bmi: { code: '39156-5', unit: 'kg/m2', range: [16, 45] },
+  hba1c: { code: '4548-4', unit: '%', range: [2.5, 16] },
+  ldl_cholesterol: { code: '18262-6', unit: 'mg/dL', range: [40, 250] },
+  uacr: { code: '9318-7', unit: 'mg/g', range: [0.05, 30_000], log: true },
+  urine_albumin: { code: '14957-5', unit: 'mg/L', range: [0.5, 5_000], log: true },
+  urine_creatinine: { code: '2161-8', unit: 'mg/dL', range: [10, 400] },
 };
 const NAMES = Object.keys(INPUTS) as Input[];
 
 /**
- * Every documented range edge of a lab value (data/SOURCES.md, "Validated input ranges"): PREVENT, the
- * Pooled Cohort Equations, the San Antonio model's non-diabetic glucose; and 180 mm Hg, where SBP jumped.
+ * Every documented range edge of a lab value (data/SOURCES.md, "Validated input ranges"): PREVENT (its HbA1c
+ * and UACR terms too), the Pooled Cohort Equations, the San Antonio model's non-diabetic glucose; and 180 mm
+ * Hg, where SBP jumped.
  */
 const EDGES: [Input, number][] = [
   ['total_cholesterol', 130],
@@ -68,6 +74,10 @@ const EDGES: [Input, number][] = [
   ['egfr_ckd_epi_2021_reported', 15],
   ['egfr_ckd_epi_2021_reported', 140],
   ['glucose', 126],
+  ['hba1c', 3],
+  ['hba1c', 15],
+  ['uacr', 0.1],
+  ['uacr', 25_000],
 ];
 const AGE_EDGES = [18, 30, 40, 60, 75, 80];
 
@@ -89,13 +99,21 @@ function profile(random: () => number): Profile {
     parental_diabetes: flag(),
     statin: flag(),
     race: random() < 0.9 ? pick(['white', 'african_american', 'other'] as const) : undefined,
+    // PREVENT's SDI term: present in half the profiles, so every variant of PREVENT is chosen somewhere.
+    sdi_decile: random() < 0.5 ? 1 + Math.floor(random() * 10) : undefined,
   };
   const values: Partial<Record<Input, number>> = {};
   for (const name of NAMES) {
     if (random() < 0.08) continue;
-    const [min, max] = INPUTS[name].range;
-    values[name] = min + random() * (max - min);
+    const { range, log } = INPUTS[name];
+    const [min, max] = range;
+    values[name] = log ? min * (max / min) ** random() : min + random() * (max - min);
   }
+  // PREVENT's optional inputs each absent in about half the profiles (base, one-add-on and full variants);
+  // UACR printed, or computed from urine albumin and creatinine.
+  if (random() < 0.5) delete values.hba1c;
+  if (random() < 0.5) delete values.uacr;
+  if (random() < 0.5) delete values.urine_albumin;
   // Kidney function by creatinine or by the lab's eGFR, so that eGFR's range edges can be placed exactly.
   if (random() < 0.5) delete values.creatinine;
   else delete values.egfr_ckd_epi_2021_reported;

@@ -71,6 +71,15 @@ describe('LOINC catalogue', () => {
       '1884-6',
       '10835-7',
       '9318-7',
+      // Scoring inputs of issue 31: HbA1c, LDL-C, urine albumin/creatinine.
+      '17856-6',
+      '4549-2',
+      '59261-8',
+      '2089-1',
+      '14959-1',
+      '14957-5',
+      '1754-1',
+      '2161-8',
     ]) {
       expect(codes.has(code), code).toBe(true);
     }

@@ -35,6 +35,11 @@ const LIMITS: Partial<Record<NumericInput, readonly [number, number]>> = {
   ast: [1, 50_000], // U/L
   platelets: [0, 10_000], // 10*3/uL
   bmi: [5, 200], // kg/m2
+  hba1c: [2, 25], // %
+  ldl_cholesterol: [1, 2_500], // mg/dL
+  uacr: [0, 100_000], // mg/g
+  urine_albumin: [0, 50_000], // mg/L
+  urine_creatinine: [1, 1_000], // mg/dL
 };
 
 /** Any quantity beyond this (in whatever unit) is not a measurement. */

@@ -1,3 +1,4 @@
+import { ModelInputError } from '../errors.js';
 import { Gather, type KidneyInput } from '../gather.js';
 import type { EventInputs } from '../inputs.js';
 import { checkRanges, type ModelSpec, type ValidRange } from '../spec.js';
@@ -7,17 +8,22 @@ import { egfrCreatinine } from './ckd-epi.js';
 import { coefficients } from './coefficients.js';
 
 /**
- * AHA PREVENT equations, base model: sex-specific logistic equations for the 10- and 30-year risk of total
- * cardiovascular disease, atherosclerotic CVD and heart failure, ages 30-79. Khan SS et al. Circulation
- * 2024;149(6):430-449, Supplemental Table S12. Coefficients, term definitions, input ranges and their
- * sources: data/scoring/prevent.json. Each outcome is its own model id, so a missing BMI (heart failure only)
- * costs the heart-failure risk and nothing else.
+ * AHA PREVENT equations: sex-specific logistic equations for the 10- and 30-year risk of total cardiovascular
+ * disease, atherosclerotic CVD and heart failure, ages 30-79, in the published variants: the base model, the
+ * models adding HbA1c, UACR or the Social Deprivation Index alone, and the full model adding all three with an
+ * indicator for each one missing. Khan SS et al. Circulation 2024;149(6):430-449, Supplemental Table S12.
+ * The variant is chosen by which optional inputs are present (preventVariant), never by their values.
+ * Coefficients, term definitions, input ranges and their sources: data/scoring/prevent.json. Each outcome is
+ * its own model id, so a missing BMI (heart failure only) costs the heart-failure risk and nothing else.
  */
 export const PREVENT_TOTAL_CVD_ID = 'prevent_total_cvd';
 export const PREVENT_ASCVD_ID = 'prevent_ascvd';
 export const PREVENT_HEART_FAILURE_ID = 'prevent_heart_failure';
 
 export type PreventOutcome = 'totalCvd' | 'ascvd' | 'heartFailure';
+
+/** The published model variants (Khan 2024, Supplemental Table S12). */
+export type PreventVariant = 'base' | 'hba1c' | 'uacr' | 'sdi' | 'full';
 
 export const PREVENT_IDS: Record<PreventOutcome, string> = {
   totalCvd: PREVENT_TOTAL_CVD_ID,
@@ -48,6 +54,43 @@ export interface PreventInputs {
   kidney: PreventKidney;
   /** kg/m2; used by the heart-failure equations only, which require it. */
   bmi?: number;
+  /** Optional: HbA1c, NGSP %. */
+  hba1c?: number;
+  /** Optional: urine albumin/creatinine ratio, mg/g. */
+  uacr?: number;
+  /** Optional: Social Deprivation Index decile of the home address, 1-10. */
+  sdiDecile?: number;
+}
+
+const VARIANT_NAMES: Record<PreventVariant, string> = {
+  base: 'base model',
+  hba1c: 'model adding HbA1c',
+  uacr: 'model adding UACR',
+  sdi: 'model adding the Social Deprivation Index',
+  full: 'full model (HbA1c, UACR and the Social Deprivation Index, each missing one by its indicator)',
+};
+
+/** The variant's name for readers: 'model adding HbA1c'. */
+export function preventVariantName(variant: PreventVariant): string {
+  return VARIANT_NAMES[variant];
+}
+
+/**
+ * The published variant for the optional inputs present (data/scoring/prevent.json `variants`): none -> base;
+ * one -> the model adding it; two or three -> full. Presence alone decides, so a value never moves a person
+ * from one variant to another.
+ */
+export function preventVariant(inputs: Pick<PreventInputs, 'hba1c' | 'uacr' | 'sdiDecile'>): PreventVariant {
+  const present = (
+    [
+      ['hba1c', inputs.hba1c],
+      ['uacr', inputs.uacr],
+      ['sdi', inputs.sdiDecile],
+    ] as const
+  ).filter(([, value]) => value !== undefined);
+  if (present.length === 0) return 'base';
+  if (present.length > 1) return 'full';
+  return (present[0] as (typeof present)[number])[0];
 }
 
 export interface PreventResult {
@@ -55,6 +98,7 @@ export interface PreventResult {
   value: number;
   unit: '1';
   outcome: PreventOutcome;
+  variant: PreventVariant;
   risk10y: number;
   /** 30-year risk, fraction 0-1; null from age 60, where Khan 2024 give no 30-year estimate. */
   risk30y: number | null;
@@ -90,6 +134,14 @@ type Term =
   | 'ageXsmoker'
   | 'ageXbmiAbove30'
   | 'ageXegfrBelow60'
+  | 'sdi4to6'
+  | 'sdi7to10'
+  | 'sdiMissing'
+  | 'lnUacr'
+  | 'uacrMissing'
+  | 'hba1cXdiabetes'
+  | 'hba1cXnoDiabetes'
+  | 'hba1cMissing'
   | 'constant';
 
 type Range = [number, number];
@@ -105,14 +157,23 @@ interface PreventFile {
     bmi: Range;
     egfr: Range;
   };
+  addOnRanges: { source: string; hba1c: Range; uacr: Range; sdiDecile: Range };
   cholesterolMmolPerMgDl: number;
-  /** ageSquared appears in the 30-year equations only; a term absent from an equation counts 0. */
-  equations: Record<Horizon, Record<Sex, Record<PreventOutcome, Partial<Record<Term, number>>>>>;
+  /**
+   * By variant; ageSquared appears in the 30-year equations only, the add-on terms in their variants only; a
+   * term absent from an equation counts 0.
+   */
+  equations: Record<
+    PreventVariant,
+    Record<Horizon, Record<Sex, Record<PreventOutcome, Partial<Record<Term, number>>>>>
+  >;
   optimalProfile: {
     totalCholesterol: number;
     hdl: number;
     systolicBp: number;
     egfr: number;
+    hba1c: number;
+    uacr: number;
   };
 }
 
@@ -147,6 +208,24 @@ export function preventRanges(outcome: PreventOutcome): ValidRange<PreventInputs
   ranges.push(range('systolicBp', r.systolicBp, 'mm[Hg]', (i) => i.systolicBpMmHg));
   if (outcome === 'heartFailure') ranges.push(range('bmi', r.bmi, 'kg/m2', (i) => i.bmi ?? Number.NaN));
   ranges.push(range('egfr', r.egfr, 'mL/min/{1.73_m2}', (i) => preventEgfr(PREVENT_IDS[outcome], i).egfr));
+  // Optional inputs are checked when present (undefined skips the check): a value outside leaves the model
+  // uncomputed, never another variant chosen.
+  const a = f.addOnRanges;
+  const addOn = (
+    parameter: string,
+    r: Range,
+    unit: string,
+    of: (i: PreventInputs) => number | undefined,
+  ) => ({
+    ...range(parameter, r, unit, of),
+    source: a.source,
+  });
+  ranges.push(addOn('hba1c', a.hba1c, '%', (i) => i.hba1c));
+  ranges.push(addOn('uacr', a.uacr, 'mg/g', (i) => i.uacr));
+  ranges.push({
+    ...addOn('sdiDecile', a.sdiDecile, '1', (i) => i.sdiDecile),
+    describe: 'a whole decile 1-10',
+  });
   return ranges;
 }
 
@@ -156,6 +235,8 @@ export function preventRisk(outcome: PreventOutcome): (inputs: PreventInputs) =>
     const f = file();
     const id = PREVENT_IDS[outcome];
     checkRanges(id, preventRanges(outcome), inputs);
+    if (inputs.sdiDecile !== undefined && !Number.isInteger(inputs.sdiDecile))
+      throw new ModelInputError(id, 'sdiDecile', inputs.sdiDecile, 'a whole decile 1-10');
     const { egfr, source } = preventEgfr(id, inputs);
     const logOdds10y = logOdds('10y', outcome, inputs, egfr, inputs.ageYears);
     const logOdds30y = logOdds('30y', outcome, inputs, egfr, inputs.ageYears);
@@ -164,6 +245,7 @@ export function preventRisk(outcome: PreventOutcome): (inputs: PreventInputs) =>
       value: risk10y,
       unit: '1',
       outcome,
+      variant: preventVariant(inputs),
       risk10y,
       // 30-year risk for ages 30-59 in completed years, as the age band (59.9 is 59 years old).
       risk30y: Math.floor(inputs.ageYears) <= f.risk30yMaxAge ? logistic(logOdds30y) : null,
@@ -187,12 +269,22 @@ export function preventRiskByAge(
   return (ageYears) => logistic(logOdds('10y', outcome, full, inputs.egfr, ageYears));
 }
 
-/** The optimal profile at an age and sex (data/scoring/prevent.json optimalProfile). */
-export function preventOptimalProfile(sex: Sex): Omit<PreventInputs, 'ageYears' | 'kidney'> & {
+/**
+ * The optimal profile at an age and sex (data/scoring/prevent.json optimalProfile), in the variant of `like`
+ * (a person's inputs): HbA1c and UACR at their optimal values where the person has them, the person's own SDI
+ * decile, and missing what the person lacks, so the ratio compares risks of one equation.
+ */
+export function preventOptimalProfile(
+  sex: Sex,
+  like: Pick<PreventInputs, 'hba1c' | 'uacr' | 'sdiDecile'> = {},
+): Omit<PreventInputs, 'ageYears' | 'kidney'> & {
   egfr: number;
 } {
   const o = file().optimalProfile;
   return {
+    ...(like.hba1c === undefined ? {} : { hba1c: o.hba1c }),
+    ...(like.uacr === undefined ? {} : { uacr: o.uacr }),
+    ...(like.sdiDecile === undefined ? {} : { sdiDecile: like.sdiDecile }),
     sex,
     totalCholesterolMgDl: o.totalCholesterol,
     hdlMgDl: o.hdl,
@@ -227,7 +319,7 @@ function logOdds(
   ageYears: number,
 ): number {
   const f = file();
-  const c = f.equations[horizon][inputs.sex][outcome];
+  const c = f.equations[preventVariant(inputs)][horizon][inputs.sex][outcome];
   const mmol = f.cholesterolMmolPerMgDl;
   const age = (ageYears - 55) / 10;
   // Lipids enter the total CVD and ASCVD equations only; the heart-failure ones have zero coefficients.
@@ -254,6 +346,9 @@ function logOdds(
   const smoker = inputs.smoker ? 1 : 0;
   const bpTreated = inputs.bpTreated ? 1 : 0;
   const statin = inputs.statin === true ? 1 : 0;
+  // Optional inputs (their terms exist only in the variants that read them; missing ones in the full model
+  // enter through their indicators).
+  const { hba1c, uacr, sdiDecile } = inputs;
   const terms: Record<Term, number> = {
     age,
     ageSquared: age * age,
@@ -278,6 +373,14 @@ function logOdds(
     ageXsmoker: age * smoker,
     ageXbmiAbove30: age * bmiAbove30,
     ageXegfrBelow60: age * egfrBelow60,
+    sdi4to6: sdiDecile !== undefined && sdiDecile >= 4 && sdiDecile <= 6 ? 1 : 0,
+    sdi7to10: sdiDecile !== undefined && sdiDecile >= 7 ? 1 : 0,
+    sdiMissing: sdiDecile === undefined ? 1 : 0,
+    lnUacr: uacr === undefined ? 0 : Math.log(uacr),
+    uacrMissing: uacr === undefined ? 1 : 0,
+    hba1cXdiabetes: hba1c !== undefined && diabetes === 1 ? hba1c - 5.3 : 0,
+    hba1cXnoDiabetes: hba1c !== undefined && diabetes === 0 ? hba1c - 5.3 : 0,
+    hba1cMissing: hba1c === undefined ? 1 : 0,
     constant: 1,
   };
   let sum = 0;
@@ -314,6 +417,13 @@ function gatherPrevent(ev: EventInputs, outcome: PreventOutcome) {
     kidney: g.kidney(),
   };
   if (hf) inputs.bmi = g.num('bmi');
+  // The optional inputs choose the published variant by being present (preventVariant).
+  const hba1c = g.optionalNum('hba1c');
+  if (hba1c !== undefined) inputs.hba1c = hba1c;
+  const uacr = g.optionalUacr();
+  if (uacr !== undefined) inputs.uacr = uacr;
+  const sdi = g.optionalCategory('sdi_decile');
+  if (sdi !== undefined) inputs.sdiDecile = Number(sdi);
   return g.done(inputs);
 }
 
@@ -321,6 +431,8 @@ function preventOutput(r: PreventResult): ModelOutput {
   return {
     value: r.value,
     unit: r.unit,
+    // The variant is stated in the cardiovascular domain's model_reason; the `score --json` schema
+    // (src/schemas/cli/misc.ts) does not yet admit it here.
     risk_10y: r.risk10y,
     risk_30y: r.risk30y,
     log_odds_10y: r.logOdds10y,
@@ -352,6 +464,11 @@ function preventSpec(outcome: PreventOutcome): ModelSpec<PreventInputs, PreventR
       { input: 'creatinine', unit: 'mg/dL' },
       { input: 'egfr_ckd_epi_2021_reported', unit: 'mL/min/{1.73_m2}', use: 'alternative' },
       ...(outcome === 'heartFailure' ? [{ input: 'bmi', unit: 'kg/m2' } as const] : []),
+      { input: 'hba1c', unit: '%', use: 'optional' },
+      { input: 'uacr', unit: 'mg/g', use: 'optional' },
+      { input: 'urine_albumin', unit: 'mg/L', use: 'optional' },
+      { input: 'urine_creatinine', unit: 'mg/dL', use: 'optional' },
+      { input: 'sdi_decile', unit: '', use: 'optional' },
     ],
     ranges: () => preventRanges(outcome),
     gather: (ev) => gatherPrevent(ev, outcome),
