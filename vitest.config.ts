@@ -18,6 +18,8 @@ const SYSTEM = [
   'test/server/docs-browser.test.ts',
   'test/server/generated-client.test.ts',
   'test/cli-output/*.test.ts',
+  // Real worker threads measured against the main thread's event loop: alone in its process.
+  'test/lab/thread-pool.test.ts',
 ];
 
 export default defineConfig({

@@ -160,11 +160,16 @@ describe('lab.extract with rejectIfPHI, alone in its home', () => {
       expect(existsSync(join(home.dir, 'uploads', `${job.id}.pdf`))).toBe(true);
       const [done] = await engine.waitFor([job.id]);
       expect(done).toMatchObject({ kind: LAB_EXTRACT, status: 'rejected_phi' });
-      const files = readdirSync(home.dir, { recursive: true, withFileTypes: true })
-        .filter((f) => f.isFile())
-        .map((f) => f.name);
+      // The copy goes once the job's end is committed (never before: a commit that meets a locked store
+      // runs the job again), so a moment after the end is visible.
+      const kept = () =>
+        readdirSync(home.dir, { recursive: true, withFileTypes: true })
+          .filter((f) => f.isFile())
+          .map((f) => f.name)
+          .filter((f) => !/^assay\.db(-wal|-shm)?$/.test(f) && f !== 'dob.key');
+      for (let i = 0; i < 100 && kept().length > 0; i += 1) await new Promise((r) => setTimeout(r, 20));
       // The store itself and the home's DOB key; nothing of the document.
-      expect(files.filter((f) => !/^assay\.db(-wal|-shm)?$/.test(f) && f !== 'dob.key')).toEqual([]);
+      expect(kept()).toEqual([]);
     } finally {
       await engine.close(1_000);
       await closeSharedThreadPool();
