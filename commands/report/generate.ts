@@ -1,9 +1,10 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { Flags } from '@oclif/core';
 import { defaultConcurrency, leaseMsFromEnv } from '../../src/cli/engine.js';
 import { EngineCommand } from '../../src/cli/engine-command.js';
 import { formatsSee } from '../../src/cli/help.js';
+import { signalExitCode } from '../../src/cli/interrupt.js';
 import { personFlags, personFrom } from '../../src/cli/person-flags.js';
 import { waitWithProgress } from '../../src/cli/progress.js';
 import { type RunningWorkers, withWorkers } from '../../src/cli/run-workers.js';
@@ -14,6 +15,7 @@ import type { Engine } from '../../src/engine/engine.js';
 import { EXIT, UsageError } from '../../src/errors.js';
 import { requestFileText } from '../../src/report/from-labs/request.js';
 import { conflictLines, unusableLines } from '../../src/report/from-labs/summary.js';
+import { writeFileAtomic } from '../../src/report/job/files.js';
 import type { ReportJobResult } from '../../src/report/job/payload.js';
 import {
   expandRequestPaths,
@@ -21,7 +23,7 @@ import {
   type RequestFile,
   withoutDestinations,
 } from '../../src/report/job/request-file.js';
-import { waitForReport } from '../../src/report/job/status.js';
+import { requireReportStatus, waitForReport } from '../../src/report/job/status.js';
 import { submitReport } from '../../src/report/job/submit.js';
 import type { GeneratedReportOutput, ReportGenerateOutput } from '../../src/schemas/cli/report.js';
 
@@ -103,11 +105,11 @@ export default class ReportGenerate extends EngineCommand<typeof ReportGenerate>
     const slots = { concurrency: this.flags.concurrency ?? defaultConcurrency(), leaseMs: leaseMsFromEnv() };
     const dir = this.flags.watch;
     if (dir) return withWorkers(engine, slots, (workers) => this.watch(engine, dir, workers));
-    return withWorkers(engine, slots, async () => {
+    return withWorkers(engine, { ...slots, onSignal: 'report' }, async (workers) => {
       // The in-process worker delivers: say why a delivery got no answer (DNS, refused, timeout).
       const stopFailures = printDeliveryFailures(onDeliveryFailure, (line) => this.logToStderr(line));
       try {
-        return await this.generate(engine, files, fromLabs);
+        return await this.generate(engine, files, fromLabs, workers);
       } finally {
         stopFailures();
       }
@@ -118,6 +120,7 @@ export default class ReportGenerate extends EngineCommand<typeof ReportGenerate>
     engine: Engine,
     files: RequestFile[],
     fromLabs: Map<RequestFile, string | null>,
+    workers: RunningWorkers,
   ): Promise<ReportGenerateOutput> {
     const out = this.flags.out ? resolve(this.flags.out) : undefined;
     const jobs = [];
@@ -128,14 +131,25 @@ export default class ReportGenerate extends EngineCommand<typeof ReportGenerate>
       });
       jobs.push({ job, file });
     }
-    await waitWithProgress(
-      engine,
-      jobs.map(({ job, file }) => ({ id: job.id, label: file.name })),
-      { quiet: this.jsonEnabled() },
-    );
+    try {
+      await waitWithProgress(
+        engine,
+        jobs.map(({ job, file }) => ({ id: job.id, label: file.name })),
+        { quiet: this.jsonEnabled(), signal: workers.signal },
+      );
+    } catch (error) {
+      if (!workers.signal.aborted) throw error;
+    }
     const reports: GeneratedReportOutput[] = [];
     for (const { job, file } of jobs) {
-      const status = await waitForReport(engine.store, job.id);
+      // A rendered report may still be delivering. Interrupted: each report as it stands; unfinished ones
+      // stay queued in the store for the next worker.
+      const status = workers.signal.aborted
+        ? await requireReportStatus(engine.store, job.id)
+        : await waitForReport(engine.store, job.id, { signal: workers.signal }).catch((error: unknown) => {
+            if (!workers.signal.aborted) throw error;
+            return requireReportStatus(engine.store, job.id);
+          });
       const result = ((await engine.store.get(job.id))?.result ?? {}) as Partial<ReportJobResult>;
       reports.push({
         file: file.path,
@@ -160,6 +174,15 @@ export default class ReportGenerate extends EngineCommand<typeof ReportGenerate>
     );
     const failed = reports.filter((r) => r.status !== 'completed').length;
     this.log(`${reports.length - failed} of ${reports.length} reports completed.`);
+    const interrupted = workers.received();
+    if (interrupted) {
+      const left = reports.filter((r) => r.status !== 'completed' && r.status !== 'failed').length;
+      this.logToStderr(
+        `Interrupted by ${interrupted}: ${left} left unfinished in the store; \`assay jobs work --drain\` finishes them.`,
+      );
+      process.exitCode = signalExitCode(interrupted);
+      return { reports };
+    }
     if (failed > 0) process.exitCode = EXIT.jobFailed;
     return { reports };
   }
@@ -181,7 +204,8 @@ export default class ReportGenerate extends EngineCommand<typeof ReportGenerate>
     const dir = resolve(this.flags.out);
     mkdirSync(dir, { recursive: true });
     const path = join(dir, `${file.name}.request.json`);
-    writeFileSync(path, requestFileText(file.parsed.request));
+    // 0600, as the report PDF is: it holds the person's results.
+    writeFileAtomic(path, requestFileText(file.parsed.request));
     this.log(`Request: ${path}`);
     return path;
   }
