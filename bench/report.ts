@@ -34,7 +34,12 @@ async function median(samples: number, once: () => Promise<unknown>): Promise<nu
 }
 
 /** The batch in a child process over the built code (bench/support/report-batch.mjs). */
-function batch(size: number): { seconds: number; failed: number; peakRssMb: number } {
+function batch(size: number): {
+  seconds: number;
+  failed: number;
+  peakRssMb: number;
+  mainBusySeconds: number;
+} {
   const script = join(packageRoot(), 'bench', 'support', 'report-batch.mjs');
   const r = spawnSync(process.execPath, [script, String(size)], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`report batch exited ${r.status}: ${r.stderr}`);
@@ -49,9 +54,9 @@ export async function run(args: string[] = []): Promise<void> {
   const condensed = await median(SAMPLES, () => renderReport(buildReportModel(single.request, 'condensed')));
   console.log(`report: full report, 20 events: median ${full.toFixed(1)} ms`);
   console.log(`report: condensed report: median ${condensed.toFixed(1)} ms`);
-  const { seconds, failed, peakRssMb } = batch(size);
+  const { seconds, failed, peakRssMb, mainBusySeconds } = batch(size);
   console.log(
-    `report: batch of ${size} full reports, 2 workers (built code, own process): ${(size / seconds).toFixed(1)} reports/s (${seconds.toFixed(1)} s, ${failed} failed), peak RSS ${peakRssMb} MB ` +
+    `report: batch of ${size} full reports, 2 workers (built code, own process): ${(size / seconds).toFixed(1)} reports/s (${seconds.toFixed(1)} s, ${failed} failed, main thread busy ${mainBusySeconds.toFixed(1)} s), peak RSS ${peakRssMb} MB ` +
       (peakRssMb <= TARGET_RSS_MB ? 'ok' : `above target (${TARGET_RSS_MB} MB)`),
   );
 }

@@ -2,7 +2,8 @@
  * `node bench/support/report-batch.mjs <size>`: the report batch of bench/report.ts, run from the built
  * code (dist/, as `assay` runs) in a process of its own, so its peak RSS is the batch's alone, without the
  * benchmark's inline renders or tsx's transpiling loader (in the render threads too) counted in. Prints
- * one JSON line: {seconds, failed, peakRssMb}.
+ * one JSON line: {seconds, failed, peakRssMb, mainBusySeconds} (the main thread's busy time over the batch:
+ * submitting, the engine's claims and writes, and waiting for the jobs).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,6 +31,7 @@ try {
   parsed.request.report_metadata.configuration = { auth_type: 'none', auth_key_name: 'X-API-Key' };
   const out = join(home, 'out');
   const start = performance.now();
+  const elu = performance.eventLoopUtilization();
   const ids = [];
   for (let i = 0; i < size; i++) {
     ids.push((await submitReport(engine, parsed, { home, out: { dir: out, name: `r${i}` } })).job.id);
@@ -38,8 +40,9 @@ try {
   const done = await engine.waitFor(ids, { pollMs: 100 });
   const seconds = (performance.now() - start) / 1000;
   const failed = done.filter((j) => j.status !== 'completed').length;
+  const mainBusySeconds = performance.eventLoopUtilization(elu).active / 1000;
   const peakRssMb = Math.round(process.resourceUsage().maxRSS / 1024);
-  console.log(JSON.stringify({ seconds, failed, peakRssMb }));
+  console.log(JSON.stringify({ seconds, failed, peakRssMb, mainBusySeconds }));
 } finally {
   await engine.close();
   await pool.close();

@@ -10,6 +10,15 @@ import { createKey } from './support/test-server.js';
 
 const UNKNOWN_JOB = '00000000-0000-4000-8000-000000000000';
 
+interface Line {
+  level: number;
+  msg: string;
+  reqId?: string;
+  req?: { method: string; url: string; route?: string; remoteAddress: string };
+  res?: { statusCode: number };
+  responseTime?: number;
+}
+
 describe('the request log at the default level (a real server writing to a real file)', () => {
   const home = tmpHome('assay-request-log-');
   afterAll(() => home.cleanup());
@@ -36,17 +45,60 @@ describe('the request log at the default level (a real server writing to a real 
     const lines = text
       .trim()
       .split('\n')
-      .map((l) => JSON.parse(l) as { req?: { url: string }; res?: { statusCode: number } });
-    const urls = lines.map((l) => l.req?.url).filter(Boolean);
-    expect(urls).toEqual([
+      .map((l) => JSON.parse(l) as Line)
+      .filter((l) => l.req || l.res);
+    // One line per request, when it is answered, with what an operator needs of it.
+    expect(lines.map((l) => l.req?.url)).toEqual([
       '/lab-ranges/?sex=female',
       `/extraction/lab/status/${UNKNOWN_JOB}`,
       `/extraction/lab/upload/${UNKNOWN_JOB}?expires=1&signature=[redacted]`,
     ]);
-    expect(lines.map((l) => l.res?.statusCode).filter(Boolean)).toEqual([200, 404, expect.any(Number)]);
+    expect(lines.map((l) => l.res?.statusCode)).toEqual([200, 404, expect.any(Number)]);
+    expect(lines.map((l) => l.req?.route)).toEqual([
+      '/lab-ranges/',
+      '/extraction/lab/status/:jobId',
+      '/extraction/lab/upload/:jobId',
+    ]);
+    for (const line of lines) {
+      expect(line).toMatchObject({ level: 30, msg: 'request completed', reqId: expect.any(String) });
+      expect(line.req).toMatchObject({ method: expect.any(String), remoteAddress: expect.any(String) });
+      expect(line.responseTime).toBeGreaterThanOrEqual(0);
+    }
     expect(text).not.toContain(key);
     expect(text).not.toContain('not-to-be-logged');
     expect(text).not.toContain('S1gnatureNotToBeLogged');
+  });
+});
+
+describe('the request log at debug', () => {
+  const home = tmpHome('assay-request-log-debug-');
+  afterAll(() => home.cleanup());
+
+  it("also logs each request as it arrives (Fastify's incoming-request line)", async () => {
+    const { key } = createKey(home.dir);
+    const file = join(home.dir, 'requests.log');
+    const server = await startServer(await openEngine({ home: home.dir }), {
+      home: home.dir,
+      host: '127.0.0.1',
+      port: 0,
+      workers: 1,
+      logLevel: 'debug',
+      logDestination: file,
+    });
+    expect(
+      (await fetch(`${server.url}/lab-ranges/?sex=female`, { headers: { 'x-api-key': key } })).status,
+    ).toBe(200);
+    await server.close();
+    const lines = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Line)
+      .filter((l) => l.req?.url === '/lab-ranges/?sex=female');
+    expect(lines.map((l) => [l.level, l.msg])).toEqual([
+      [20, 'incoming request'],
+      [30, 'request completed'],
+    ]);
+    expect(lines[0]?.reqId).toBe(lines[1]?.reqId);
   });
 });
 

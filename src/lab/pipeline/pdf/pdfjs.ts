@@ -1,9 +1,11 @@
 /**
  * The one entry to pdf.js. Import order matters: native-builtins.js is evaluated first (it captures the
- * engine's built-ins), then pdf.js and its worker module, then the built-ins core-js replaced are put back.
+ * engine's built-ins), then canvas-stand-in.js (so pdf.js does not load the native canvas package it never
+ * draws with), then pdf.js and its worker module, then the built-ins core-js replaced are put back.
  */
 // Module requests are evaluated in source order: the first line captures the built-ins before pdf.js runs.
 import './native-builtins.js';
+import './canvas-stand-in.js';
 import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
 import 'pdfjs-dist/legacy/build/pdf.worker.mjs';
 import { natives, restoreNatives } from './native-builtins.js';
