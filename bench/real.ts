@@ -6,8 +6,13 @@
  * from the PDFs at run time. Files are shown by the first 12 hex digits of their sha256, never by name:
  * people name these files after the patient.
  *
- * `npm run bench -- real DIR [--verbose] [--truth DIR] [--keep]`. Without DIR, or with no PDF there that
- * has a truth file, it says so and exits 0. Needs `npm run build` first.
+ * `npm run bench -- real DIR... [--any-lab] [--verbose] [--truth DIR] [--keep]`: one or more folders, all
+ * run in one CLI process. With `--any-lab` the CLI runs with `--any-lab` and each file is judged against its
+ * truth's `anyLab` part (`anyLab.expect`, `anyLab.results`; a file without one keeps its default-mode truth).
+ * Figures are also given per group (Quest/Labcorp, other laboratories as text or scans, not lab results,
+ * non-English) and split into tuned and held-out files (`heldOut` in the truth). Panel agreement: of the
+ * matched rows whose truth names the printed heading (`panel`), how many the run filed under it. Without
+ * DIR, or with no PDF there that has a truth file, it says so and exits 0. Needs `npm run build` first.
  */
 
 import { createHash } from 'node:crypto';
@@ -32,6 +37,8 @@ import {
 import {
   type ExtractionScore,
   type FoundRow,
+  nameKey,
+  pairRows,
   poolScores,
   rowsOf,
   scoreExtraction,
@@ -43,7 +50,7 @@ const CLI_TIMEOUT_MS = 30 * 60_000;
 /** The home is read this often while the CLI runs: the WAL holds rows that a checkpoint later removes. */
 const HOME_SCAN_MS = 250;
 
-const TARGETS = { f1: 0.95, value: 0.98, unit: 0.98, range: 0.98, loinc: 0.95 };
+const TARGETS = { f1: 0.95, value: 0.98, unit: 0.98, range: 0.98, loinc: 0.95, panel: 0.95 };
 
 const truthRow = z.object({
   name: z.string(),
@@ -53,22 +60,71 @@ const truthRow = z.object({
   flag: z.string().nullable().optional(),
   page: z.number().int().nullable(),
   loinc: z.string().nullable().optional(),
+  /** The heading the row is printed under, as printed (for panel agreement). */
+  panel: z.string().nullable().optional(),
+});
+
+const expectation = z.object({
+  status: z.string(),
+  labName: z.string().nullable().optional(),
+  rejection_reason: z.string().nullable().optional(),
+  detected_lab: z.string().nullable().optional(),
 });
 
 const truthFile = z.object({
   sha256: z.string(),
   layout: z.string(),
   pages: z.number().int(),
-  expect: z.object({
-    status: z.string(),
-    labName: z.string().nullable().optional(),
-    rejection_reason: z.string().nullable().optional(),
-    detected_lab: z.string().nullable().optional(),
-  }),
+  heldOut: z.boolean().optional(),
+  expect: expectation,
   results: z.array(truthRow),
+  anyLab: z.object({ expect: expectation, results: z.array(truthRow).optional() }).optional(),
 });
 
 type Truth = z.infer<typeof truthFile>;
+type TruthRow = z.infer<typeof truthRow>;
+type Expectation = z.infer<typeof expectation>;
+
+/** What one mode expects of a file: the outcome, and the rows when the truth has them. */
+interface Expected {
+  expect: Expectation;
+  results: TruthRow[] | null;
+}
+
+/**
+ * Default mode: `expect` and `results`. With --any-lab: `anyLab` where the truth has it, whose rows are
+ * `anyLab.results`, else `results` when the outcome is the default one's (Quest, Labcorp), else none (a
+ * scan or a grid whose rows were not written down: its outcome alone is scored).
+ */
+function expectedOf(truth: Truth, anyLab: boolean): Expected {
+  const completed = (e: Expectation) => e.status === 'completed';
+  if (!anyLab)
+    return {
+      expect: truth.expect,
+      results: completed(truth.expect) || truth.results.length > 0 ? truth.results : null,
+    };
+  if (!truth.anyLab) {
+    // Another laboratory's report with no any-lab truth: it should be read, its rows are not written down.
+    const e = truth.expect;
+    if (anyLab && e.rejection_reason === 'non_supported_lab')
+      return { expect: { status: 'completed', labName: e.detected_lab ?? null }, results: null };
+    return { expect: e, results: completed(e) || truth.results.length > 0 ? truth.results : null };
+  }
+  const { expect, results } = truth.anyLab;
+  if (results) return { expect, results };
+  if (completed(expect) && completed(truth.expect)) return { expect, results: truth.results };
+  return { expect, results: null };
+}
+
+/** The kind of document, for figures per group. */
+function groupOf(truth: Truth): string {
+  const e = truth.expect;
+  if (e.status === 'completed') return 'Quest/Labcorp';
+  if (e.rejection_reason === 'non_supported_lab')
+    return /scan|photo/.test(truth.layout) ? 'other lab, scan' : 'other lab, text';
+  if (e.rejection_reason === 'non_english_document') return 'non-English';
+  return 'not lab results';
+}
 
 interface Doc {
   path: string;
@@ -76,6 +132,7 @@ interface Doc {
   /** The sha256's first 12 hex digits: the file's name in the run and in everything printed. */
   id: string;
   truth: Truth;
+  expected: Expected;
 }
 
 /** What the CLI wrote to --out for one PDF: the lab status body (src/lab/job/status-body.ts). */
@@ -84,7 +141,7 @@ interface StatusBody {
   labName?: string | null;
   rejection_reason?: string | null;
   detected_lab?: string | null;
-  panels?: Array<{ panelResults: FoundRow[] }>;
+  panels?: Array<{ panelName?: string; panelResults: FoundRow[] }>;
 }
 
 export async function run(args: string[] = []): Promise<void> {
@@ -95,19 +152,22 @@ export async function run(args: string[] = []): Promise<void> {
       verbose: { type: 'boolean', short: 'v', default: false },
       truth: { type: 'string', default: TRUTH_DIR },
       keep: { type: 'boolean', default: false },
+      'any-lab': { type: 'boolean', default: false },
     },
   });
-  const dir = positionals[0];
-  if (!dir || !(await stat(dir).catch(() => null))?.isDirectory()) {
-    console.log(
-      `real: ${dir ? `no folder ${dir}` : 'no folder given'}; the real lab PDFs are not in the repo, skipped.`,
-    );
+  const anyLab = values['any-lab'];
+  const dirs: string[] = [];
+  for (const dir of positionals)
+    if ((await stat(dir).catch(() => null))?.isDirectory()) dirs.push(dir);
+    else console.log(`real: no folder ${dir}, skipped.`);
+  if (dirs.length === 0) {
+    console.log('real: no folder given; the real lab PDFs are not in the repo, skipped.');
     return;
   }
-  const { docs, skipped } = await loadDocs(dir, values.truth);
+  const { docs, skipped } = await loadDocs(dirs, values.truth, anyLab);
   if (docs.length === 0) {
     console.log(
-      `real: no PDF in ${dir} has a truth file in ${relative(ROOT, values.truth) || '.'}; skipped.`,
+      `real: no PDF in ${dirs.join(', ')} has a truth file in ${relative(ROOT, values.truth) || '.'}; skipped.`,
     );
     return;
   }
@@ -123,10 +183,10 @@ export async function run(args: string[] = []): Promise<void> {
   const tmp = await mkdtemp(join(tmpdir(), 'assay-bench-real-'));
   try {
     const started = performance.now();
-    const cli = await runCli(tmp, docs, allIds);
+    const cli = await runCli(tmp, docs, allIds, anyLab);
     const seconds = (performance.now() - started) / 1000;
     say(
-      `real: ${docs.length} PDFs through \`assay lab extract\` in ${seconds.toFixed(1)} s (exit code ${cli.exitCode})`,
+      `real: ${docs.length} PDFs through \`assay lab extract${anyLab ? ' --any-lab' : ''}\` in ${seconds.toFixed(1)} s (exit code ${cli.exitCode})`,
     );
     if (skipped.length > 0) say(`no truth, skipped: ${skipped.join(', ')}`);
     say();
@@ -136,8 +196,10 @@ export async function run(args: string[] = []): Promise<void> {
     if (values.verbose) for (const s of scored) say(details(s));
     say();
 
-    const totals = totalOf(scored.filter((s) => s.doc.truth.expect.status === 'completed'));
+    const totals = totalOf(scored.filter((s) => s.doc.expected.expect.status === 'completed'));
     say(totals.line);
+    say();
+    for (const line of groupLines(scored)) say(line);
     say();
 
     const phi = await phiReport(tmp, docs, identifiers, cli.duringRun);
@@ -158,6 +220,14 @@ export async function run(args: string[] = []): Promise<void> {
       totals.loinc === null ? 'no truth row has a code' : `${fixed(totals.loinc)} of ${totals.loincRows}`,
     );
     target('every status right', statusesRight === scored.length, `${statusesRight} of ${scored.length}`);
+    const panels = panelAgreement(scored);
+    target(
+      `panel as printed >= ${TARGETS.panel}`,
+      panels.rows === 0 ? null : panels.right / panels.rows >= TARGETS.panel,
+      panels.rows === 0
+        ? 'no matched row has a panel in the truth'
+        : `${fixed(panels.right / panels.rows)} of ${panels.rows}`,
+    );
     target('0 PHI strings', phi.hits === 0, `${phi.hits} hits`);
     if (values.keep) say(`\nkept (holds copies of the PDFs; delete it): ${tmp}`);
   } finally {
@@ -165,13 +235,19 @@ export async function run(args: string[] = []): Promise<void> {
   }
 }
 
-async function loadDocs(dir: string, truthDir: string): Promise<{ docs: Doc[]; skipped: string[] }> {
-  const names = (await readdir(dir)).filter((f) => f.toLowerCase().endsWith('.pdf')).sort();
+async function loadDocs(
+  dirs: readonly string[],
+  truthDir: string,
+  anyLab: boolean,
+): Promise<{ docs: Doc[]; skipped: string[] }> {
+  const paths: string[] = [];
+  for (const dir of dirs)
+    for (const name of (await readdir(dir)).sort())
+      if (name.toLowerCase().endsWith('.pdf')) paths.push(join(dir, name));
   const docs: Doc[] = [];
   const skipped: string[] = [];
   const seen = new Set<string>();
-  for (const name of names) {
-    const path = join(dir, name);
+  for (const path of paths) {
     const sha = createHash('sha256')
       .update(await readFile(path))
       .digest('hex');
@@ -190,7 +266,7 @@ async function loadDocs(dir: string, truthDir: string): Promise<{ docs: Doc[]; s
     }
     if (parsed.data.sha256 !== sha)
       throw new Error(`real: ${relative(ROOT, truthPath)} names another sha256`);
-    docs.push({ path, sha, id, truth: parsed.data });
+    docs.push({ path, sha, id, truth: parsed.data, expected: expectedOf(parsed.data, anyLab) });
   }
   return { docs, skipped };
 }
@@ -204,6 +280,7 @@ async function runCli(
   tmp: string,
   docs: readonly Doc[],
   ids: readonly Identifier[],
+  anyLab: boolean,
 ): Promise<{ exitCode: number | undefined; duringRun: HitTable }> {
   const input = join(tmp, 'in');
   await mkdir(input);
@@ -226,6 +303,7 @@ async function runCli(
       '--json',
       '--home',
       home,
+      ...(anyLab ? ['--any-lab'] : []),
     ],
     {
       cwd: ROOT,
@@ -238,11 +316,12 @@ async function runCli(
     },
   );
   const duringRun: HitTable = new Map();
+  const inputs = new Set(docs.map((doc) => doc.sha));
   let running = true;
   const watcher = (async () => {
     while (running) {
       await new Promise((r) => setTimeout(r, HOME_SCAN_MS));
-      mergeMax(duringRun, await scanTree(tmp, home, ids));
+      mergeMax(duringRun, await scanTree(tmp, home, ids, inputs));
     }
   })();
   const result = await child;
@@ -268,7 +347,7 @@ const loose = (s: string | null | undefined) =>
   (s ?? null)?.replace(/\s+/g, ' ').trim().toLowerCase() ?? null;
 
 function judge(doc: Doc, body: StatusBody | null): Judged {
-  const expect = doc.truth.expect;
+  const { expect, results } = doc.expected;
   const outcomeWrong: string[] = [];
   if (body?.status !== expect.status) outcomeWrong.push('status');
   if (expect.rejection_reason !== undefined && (body?.rejection_reason ?? null) !== expect.rejection_reason)
@@ -277,9 +356,73 @@ function judge(doc: Doc, body: StatusBody | null): Judged {
     outcomeWrong.push('detected_lab');
   if (expect.labName !== undefined && loose(body?.labName) !== loose(expect.labName))
     outcomeWrong.push('labName');
-  const scored = expect.status === 'completed' || doc.truth.results.length > 0;
-  const score = scored ? scoreExtraction(doc.truth.results, rowsOf(body?.panels ?? [])) : null;
+  const score = results ? scoreExtraction(results, rowsOf(body?.panels ?? [])) : null;
   return { doc, body, outcomeWrong, score };
+}
+
+/**
+ * Of the matched rows whose truth names the heading printed above them, how many were filed under a panel
+ * of that name (compared as names are: without case, spaces or punctuation).
+ */
+function panelAgreement(judged: readonly Judged[]): { rows: number; right: number; wrong: string[] } {
+  let rows = 0;
+  let right = 0;
+  const wrong: string[] = [];
+  for (const j of judged) {
+    const truth = j.doc.expected.results ?? [];
+    if (!truth.some((t) => t.panel)) continue;
+    const panelOf = new Map<FoundRow, string>();
+    const found = (j.body?.panels ?? []).flatMap((panel) =>
+      rowsOf([panel]).map((row) => {
+        panelOf.set(row, panel.panelName ?? '');
+        return row;
+      }),
+    );
+    for (const [t, f] of pairRows(truth, found).pairs) {
+      // pairRows hands back the truth's own rows.
+      const panel = (t as TruthRow).panel;
+      if (!panel) continue;
+      rows++;
+      if (nameKey(panel) === nameKey(panelOf.get(f) ?? '')) right++;
+      else wrong.push(`${t.name}: ${JSON.stringify(panel)} -> ${JSON.stringify(panelOf.get(f))}`);
+    }
+  }
+  return { rows, right, wrong };
+}
+
+/** Per group of documents, tuned and held-out apart: statuses right and pooled results F1. */
+function groupLines(judged: readonly Judged[]): string[] {
+  const groups = [...new Set(judged.map((j) => groupOf(j.doc.truth)))].sort();
+  const rows: Array<Array<string | number>> = [];
+  for (const group of groups)
+    for (const heldOut of [false, true]) {
+      const members = judged.filter(
+        (j) => groupOf(j.doc.truth) === group && (j.doc.truth.heldOut ?? false) === heldOut,
+      );
+      if (members.length === 0) continue;
+      const scores = members.flatMap((j) => (j.score ? [j.score] : []));
+      const p = poolScores(scores);
+      rows.push([
+        group,
+        heldOut ? 'held out' : 'tuned',
+        members.length,
+        `${members.filter((j) => j.outcomeWrong.length === 0).length} of ${members.length}`,
+        scores.length,
+        scores.length === 0 ? '-' : `${p.matched}/${p.truth}/${p.found}`,
+        scores.length === 0 ? '-' : fixed(p.f1),
+        scores.length === 0 || p.matched === 0 ? '-' : fixed(p.value),
+      ]);
+    }
+  const panels = panelAgreement(judged);
+  return [
+    renderTable(
+      ['GROUP', 'SPLIT', 'FILES', 'STATUS RIGHT', 'WITH ROWS', 'MATCHED/TRUTH/FOUND', 'F1', 'VALUE'],
+      rows,
+    ),
+    panels.rows === 0
+      ? 'panels: no matched row has a panel in the truth'
+      : `panels: ${panels.right} of ${panels.rows} matched rows under the printed heading (${fixed(panels.right / panels.rows)})`,
+  ];
 }
 
 const HEADERS = [
@@ -315,7 +458,7 @@ function tableRow(j: Judged): Array<string | number | null> {
   return [
     j.doc.id,
     j.doc.truth.layout,
-    outcome(j.doc.truth.expect),
+    outcome(j.doc.expected.expect),
     outcome(j.body),
     j.outcomeWrong.length === 0 ? 'ok' : `WRONG ${j.outcomeWrong.join(',')}`,
     s?.truth ?? '-',
@@ -336,7 +479,7 @@ function details(j: Judged): string {
   const s = j.score;
   const lines = [`${j.doc.id} (${j.doc.truth.layout})`];
   if (j.outcomeWrong.length > 0)
-    lines.push(`  outcome: expected ${outcome(j.doc.truth.expect)}, got ${outcome(j.body)}`);
+    lines.push(`  outcome: expected ${outcome(j.doc.expected.expect)}, got ${outcome(j.body)}`);
   if (!s) return lines.join('\n');
   const list = (label: string, names: string[]) => {
     if (names.length > 0) lines.push(`  ${label} (${names.length}): ${names.join('; ')}`);
@@ -347,6 +490,7 @@ function details(j: Judged): string {
     'wrong',
     s.wrong.map((w) => `${w.name} ${w.field}: ${JSON.stringify(w.expected)} -> ${JSON.stringify(w.found)}`),
   );
+  list('panel', panelAgreement([j]).wrong);
   return lines.join('\n');
 }
 
@@ -373,7 +517,12 @@ function mergeMax(into: HitTable, from: HitTable): void {
 }
 
 /** Every file under `dir` read as latin1 bytes (SQLite pages, JSON, logs alike), searched. */
-async function scanTree(tmp: string, dir: string, ids: readonly Identifier[]): Promise<HitTable> {
+async function scanTree(
+  tmp: string,
+  dir: string,
+  ids: readonly Identifier[],
+  inputs: ReadonlySet<string> = new Set(),
+): Promise<HitTable> {
   const table: HitTable = new Map();
   const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
   for (const entry of entries) {
@@ -381,7 +530,10 @@ async function scanTree(tmp: string, dir: string, ids: readonly Identifier[]): P
     const path = join(entry.parentPath, entry.name);
     // A file can vanish between listing and reading (the WAL at close).
     const bytes = await readFile(path).catch(() => null);
-    if (bytes) table.set(relative(tmp, path), countHits(bytes.toString('latin1'), ids));
+    if (!bytes) continue;
+    // The user's own PDF, kept byte for byte while its job runs, holds the identifiers it was read from.
+    if (inputs.has(createHash('sha256').update(bytes).digest('hex'))) continue;
+    table.set(relative(tmp, path), countHits(bytes.toString('latin1'), ids));
   }
   return table;
 }
@@ -394,7 +546,8 @@ async function phiReport(
 ): Promise<{ hits: number; lines: string[] }> {
   const ids = [...identifiers.values()].flat();
   const table: HitTable = new Map();
-  for (const dir of ['out', 'home']) mergeMax(table, await scanTree(tmp, join(tmp, dir), ids));
+  const inputs = new Set(docs.map((doc) => doc.sha));
+  for (const dir of ['out', 'home']) mergeMax(table, await scanTree(tmp, join(tmp, dir), ids, inputs));
   for (const file of ['stdout.txt', 'stderr.txt']) {
     const bytes = await readFile(join(tmp, file)).catch(() => Buffer.alloc(0));
     table.set(file, countHits(bytes.toString('latin1'), ids));

@@ -23,6 +23,7 @@ export type IdentifierCategory =
   | 'requisition'
   | 'lab_ref'
   | 'npi'
+  | 'physician'
   | 'phone';
 
 export interface Identifier {
@@ -43,12 +44,18 @@ interface Cell {
 function cellsOf(line: string): Cell[] {
   const cells: Cell[] = [];
   for (const m of line.matchAll(/\S+(?: \S+)*/g)) {
-    cells.push({ start: m.index, end: m.index + m[0].length, text: m[0] });
+    const last = cells.at(-1);
+    // "Name           : A B" (Indian layouts): the colon and value belong to the label before them.
+    if (last && m[0].startsWith(':')) {
+      last.text = `${last.text} ${m[0]}`;
+      last.end = m.index + m[0].length;
+    } else cells.push({ start: m.index, end: m.index + m[0].length, text: m[0] });
   }
   return cells;
 }
 
-type Shape = 'id' | 'date' | 'name' | 'namePart';
+/** `signed`: a name that may be one word, as a referring doctor is printed ("Ref By : Dr Surname"). */
+type Shape = 'id' | 'date' | 'name' | 'namePart' | 'signed';
 
 interface Label {
   category: IdentifierCategory;
@@ -61,7 +68,7 @@ interface Label {
 
 const label = (category: IdentifierCategory, words: string, shape: Shape, below = true): Label => ({
   category,
-  pattern: new RegExp(`^(?:alternate\\s+)?(?:${words})\\s*[:#.]?\\s*(.*)$`, 'i'),
+  pattern: new RegExp(`^(?:alternate\\s+)?(?:${words})(?:\\s*[:#.])*\\s*(.*)$`, 'i'),
   shape,
   below,
 });
@@ -74,7 +81,11 @@ const LABELS: Label[] = [
     'name',
   ),
   label('dob', 'dob|d\\.o\\.b|date\\s+of\\s+birth|birth\\s*date', 'date'),
-  label('patient_id', 'patient\\s+id', 'id'),
+  label(
+    'patient_id',
+    'patient\\s+id|patient\\s+no|uhid|mrn|cr\\s+no|reg(?:istration)?\\.?\\s*no|ip\\s+no|op\\s+no',
+    'id',
+  ),
   label('specimen', 'specimen\\s+id|specimen\\s+number|specimen\\s+no|specimen\\s*#|specimen', 'id'),
   label(
     'account',
@@ -86,6 +97,17 @@ const LABELS: Label[] = [
   label('health_id', 'health\\s+id', 'id'),
   label('requisition', 'requisition\\s+number|requisition\\s+no|requisition\\s*#|requisition', 'id'),
   label('lab_ref', 'lab\\s+ref(?:erence)?\\s*(?:#|no|number)?', 'id'),
+  // Indian layouts: "Lab No. :", "Lab/Study No. :", "Sample Type/No :", "Report No. :", "Bill No :".
+  label(
+    'lab_ref',
+    'lab(?:\\s*\\/\\s*study)?\\s+no|sample(?:\\s+type)?\\s*\\/?\\s*no|sample\\s+id|report\\s+no|bill\\s+no|visit\\s+no',
+    'id',
+  ),
+  label(
+    'physician',
+    'ref\\.?\\s*by|referred\\s+by|ref\\.?\\s*doctor|referring\\s+(?:doctor|physician)|ordering\\s+physician',
+    'signed',
+  ),
   label('npi', 'npi', 'id'),
 ];
 
@@ -99,17 +121,28 @@ function shaped(text: string, shape: Shape): string | null {
   const t = text.trim();
   if (shape === 'id') {
     const token = t.split(/\s+/)[0] ?? '';
-    return /\d/.test(token) && /^[A-Za-z0-9][A-Za-z0-9-]*$/.test(token) ? token : null;
+    return /\d/.test(token) && /^[A-Za-z0-9][A-Za-z0-9/-]*$/.test(token) ? token : null;
   }
   if (shape === 'date') {
     const date = /^\d{1,2}[/.-]\d{1,2}[/.-]\d{4}\b/.exec(t);
     return date ? date[0] : null;
   }
-  if (!/^[\p{L}][\p{L}'. ,-]*$/u.test(t) || NOT_NAME.test(t)) return null;
-  if (shape === 'namePart') return t;
+  const name = t.replace(HONORIFIC, '');
+  if (!/^[\p{L}][\p{L}'. ,-]*$/u.test(name) || NOT_NAME.test(name)) return null;
+  if (shape === 'namePart' || shape === 'signed') return name;
   // A name is at least two words: "LAST, FIRST" or "First Last".
-  return t.split(/[\s,]+/).filter((w) => w.replace(/\./g, '').length > 1).length >= 2 ? t : null;
+  return name.split(/[\s,]+/).filter((w) => w.replace(/\./g, '').length > 1).length >= 2 ? name : null;
 }
+
+/** A title before a name (Mr., Ms., Dr, Smt.): not part of what identifies the person. */
+const HONORIFIC = /^(?:(?:mr|mrs|ms|miss|mx|master|baby|smt|shri|sri|dr|prof)(?:\.\s*|\s+))+(?=\p{L})/iu;
+
+/**
+ * Words that sample and template documents print in place of a name ("TEST, JOHN", "DUMMY"): searching for
+ * them alone finds the report's own vocabulary ("a test name"), not the person.
+ */
+const PLACEHOLDER =
+  /^(?:test|tests|sample|samples|dummy|demo|patient|unknown|anonymous|self|none|specimen|report|result|lab)$/i;
 
 /** The value for a label cell: in the cell, else the next cell on the line, else under it. */
 function findValue(lines: Cell[][], row: number, col: number, rest: string, l: Label): string | null {
@@ -118,7 +151,8 @@ function findValue(lines: Cell[][], row: number, col: number, rest: string, l: L
   const next = cells[col + 1];
   const cell = cells[col] as Cell;
   if (next && l.shape !== 'namePart') {
-    const v = shaped(next.text, l.shape);
+    // "Name        : A B": the colon stands apart from its label.
+    const v = shaped(next.text.replace(/^[:#]\s*/, ''), l.shape);
     if (v) return v;
   }
   if (!l.below) return null;
@@ -173,6 +207,7 @@ export function identifiersInText(text: string): Identifier[] {
   const found = new Map<string, Identifier>();
   const add = (category: IdentifierCategory, value: string) => {
     const v = value.replace(/\s+/g, ' ').trim();
+    if ((category === 'name' || category === 'physician') && PLACEHOLDER.test(v.replace(/\.$/, ''))) return;
     if (v.length >= MIN_LENGTH && !found.has(v.toLowerCase()))
       found.set(v.toLowerCase(), { category, value: v });
   };
@@ -182,8 +217,8 @@ export function identifiersInText(text: string): Identifier[] {
         const m = l.pattern.exec(cell.text);
         if (!m) continue;
         const value = findValue(lines, row, col, m[1] ?? '', l);
-        if (value && l.category === 'name')
-          for (const form of nameForms(value, l.shape === 'namePart')) add('name', form);
+        if (value && (l.category === 'name' || l.category === 'physician'))
+          for (const form of nameForms(value, l.shape !== 'name')) add(l.category, form);
         else if (value && l.category === 'dob') for (const form of dateForms(value)) add('dob', form);
         else if (value) add(l.category, value);
         break;

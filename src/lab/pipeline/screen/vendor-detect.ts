@@ -138,7 +138,12 @@ const GENERIC_WORDS = new Set([
 ]);
 /** Labels whose value is the laboratory that performed the tests. */
 const PERFORMING_LABEL =
-  /^(performing\s+(lab(oratory)?|site|location)|performed\s+(by|at)|testing\s+lab(oratory)?)\s*:\s*/i;
+  /^(performing\s+(lab(oratory)?|site|location)|performed\s+(by|at)|testing\s+lab(oratory)?|facility)\s*:\s*/i;
+/** A hospital or another institution whose laboratory prints its reports under the institution's name. */
+const INSTITUTION_WORD =
+  /\b(hospitals?|institute|medical\s+college|university|medical\s+cent(er|re)|infirmary|health\s+system)\b/i;
+/** A department names a part of an institution, not the laboratory: "Department of Pathology". */
+const DEPARTMENT = /^(the\s+)?(dept\.?|department|division|section)\s+of\b/i;
 
 function otherLabName(layout: DocumentLayout, forCatalogue: DocumentLayout): string | null {
   // A known brand printed on several lines (a footer on every page) names the laboratory; a letterhead
@@ -146,11 +151,8 @@ function otherLabName(layout: DocumentLayout, forCatalogue: DocumentLayout): str
   const known = knownLabIn(forCatalogue);
   if (known && known.lines >= BRAND_LINES) return known.name;
   const first = layout.pages[0];
-  const fromLetterhead = first
-    ? letterheadCells(first)
-        .map(labNameIn)
-        .find((name) => name !== null)
-    : null;
+  const cells = first ? letterheadCells(first) : [];
+  const fromLetterhead = cells.map(labNameIn).find((name) => name !== null);
   if (fromLetterhead) return fromLetterhead;
   for (const page of layout.pages) {
     for (const line of page.lines) {
@@ -158,7 +160,9 @@ function otherLabName(layout: DocumentLayout, forCatalogue: DocumentLayout): str
       if (named) return named;
     }
   }
-  return known?.name ?? null;
+  // Last, the institution a hospital's laboratory prints instead of its own name (at most with its
+  // department's): after a catalogue brand, which a collection site's hospital must not outrank.
+  return known?.name ?? cells.map(institutionIn).find((name) => name !== null) ?? null;
 }
 
 /** Lines a catalogue brand must be printed on to outrank a performing-site line. */
@@ -187,7 +191,15 @@ function letterheadCells(page: PageLayout): string[] {
 function labNameIn(text: string): string | null {
   const trimmed = text.trim();
   if (trimmed.includes(':') || /\b(no|#)\.?$/i.test(trimmed) || !LAB_WORD.test(trimmed)) return null;
+  if (DEPARTMENT.test(trimmed)) return null;
   return isProperName(trimmed) ? tidyName(trimmed) : null;
+}
+
+/** A letterhead cell that names a hospital or another institution, no label. */
+function institutionIn(text: string): string | null {
+  const trimmed = text.trim();
+  if (trimmed.includes(':') || DEPARTMENT.test(trimmed) || !INSTITUTION_WORD.test(trimmed)) return null;
+  return isProperName(trimmed.replace(INSTITUTION_WORD, '')) ? tidyName(trimmed) : null;
 }
 
 function performingLabIn(text: string): string | null {
@@ -199,7 +211,9 @@ function performingLabIn(text: string): string | null {
       .slice(label[0].length)
       .split(/\s{2,}|,/)[0]
       ?.trim() ?? '';
-  return value !== '' && LAB_WORD.test(value) && isProperName(value) ? tidyName(value) : null;
+  return value !== '' && (LAB_WORD.test(value) || INSTITUTION_WORD.test(value)) && isProperName(value)
+    ? tidyName(value)
+    : null;
 }
 
 function isProperName(text: string): boolean {

@@ -74,7 +74,9 @@ export function columnRole(label: string): ColumnRole | 'risk' | null {
 export function readHeader(line: LineView): TableHeader | null {
   const roles = line.cells.map((cell) => columnRole(cell.text));
   const known = roles.filter((role) => role !== null);
-  if (known.length < 3 || known.length < line.cells.length - 1) return null;
+  // A report of one or two qualitative tests can head its table with two words alone ("Test | Result").
+  const twoColumns = line.cells.length === 2 && roles[0] === 'name' && roles[1] === 'value';
+  if ((known.length < 3 && !twoColumns) || known.length < line.cells.length - 1) return null;
   if (!known.includes('name') || !(known.includes('value') || known.includes('risk'))) return null;
   const columns: Column[] = [];
   let nameX = Number.POSITIVE_INFINITY;

@@ -14,6 +14,8 @@ import type { LineView } from './line.js';
 const RAISED_SIZE = 0.8;
 /** ... and its baseline sits at least this fraction of the line's font size above the line's. */
 const RAISED_LIFT = 0.1;
+/** ... and it is short: a site code, a footnote letter or number ("A, 01"), never a test's name. */
+const MARK_MAX_LENGTH = 8;
 
 export function viewLines(page: PageLayout): LineView[] {
   const views: LineView[] = page.lines.map((line) => ({
@@ -36,8 +38,17 @@ export function viewLines(page: PageLayout): LineView[] {
     // OCR word boxes vary in height with their letters (mg/dL, (BUN)): a scan's marks are told by their
     // characters' boxes when it is read (ocr.ts), not by the word boxes here.
     const ocr = items.some((item) => item.confidence !== undefined);
+    const smallAndHigh = (item: (typeof items)[number]) =>
+      item.str.trim().length <= MARK_MAX_LENGTH &&
+      item.fontSize < RAISED_SIZE * font &&
+      item.y < view.y - RAISED_LIFT * font;
+    // A mark follows what it marks: the first text of a line in a smaller font set a little higher is a
+    // name printed smaller than the values beside it (Indian in-house layouts), not a mark.
+    const marked = new Set(items.filter(smallAndHigh));
     const isRaised = (item: (typeof items)[number]) =>
-      ocr ? item.raised === true : item.fontSize < RAISED_SIZE * font && item.y < view.y - RAISED_LIFT * font;
+      ocr
+        ? item.raised === true
+        : marked.has(item) && items.some((other) => !marked.has(other) && other.x < item.x);
     const raised = items.filter(isRaised).sort((a, b) => a.x - b.x);
     if (raised.length > 0) {
       view.raised = raised.map((item) => item.str.trim());

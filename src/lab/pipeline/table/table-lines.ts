@@ -53,14 +53,20 @@ export function tableLinesOf(pageViews: readonly LineView[], carried: TableHeade
   }
   const out: TableLine[] = [];
   let header: TableHeader | null = null;
+  let signed = false;
   for (const [i, view] of views.entries()) {
     const found = headers.get(view) ?? null;
     if (found) {
       const above = views[i - 1];
       if (!header && above && isHeadingAbove(above, view)) out.push(tableLine(above, found, false));
       header = found;
+      signed = false;
       continue;
     }
+    // A block of signatures (names, degrees, titles) is no table: skipped up to the next header or row.
+    if (isSignatureLine(view)) signed = true;
+    else if (signed && looksLikeResult(view)) signed = false;
+    if (signed) continue;
     if (!header) {
       const strict = strictLine(view, carried);
       if (strict) out.push(strict);
@@ -122,9 +128,12 @@ function inferredTable(views: readonly LineView[]): PageTable | null {
   if (start === first && first > 0 && isHeadingAbove(views[first - 1] as LineView, views[first] as LineView))
     start = first - 1;
   const lines: TableLine[] = [];
+  let signed = false;
   for (const view of views.slice(start)) {
     if (endsTable(view)) break;
-    lines.push(tableLine(view, header, false, true));
+    if (isSignatureLine(view)) signed = true;
+    else if (signed && looksLikeResult(view)) signed = false;
+    if (!signed) lines.push(tableLine(view, header, false, true));
   }
   return { lines, lastHeader: header };
 }
@@ -159,6 +168,33 @@ function strictLine(view: LineView, carried: TableHeader | null): TableLine | nu
   if (carried && view.cells.length === 1 && CONTINUED_HEADING.test(view.cells[0]?.text ?? ''))
     return tableLine(view, carried, true);
   return null;
+}
+
+/**
+ * The cells of the block where the laboratory's doctors sign a report (Indian and hospital layouts print it
+ * as a grid under the results): a doctor's name, a list of degrees, or a title.
+ */
+const SIGNATORY = /^Dr\.?\s*[A-Z][a-z]/;
+const DEGREES = /^(?:MD|MBBS|DNB|DM|PhD|DCP|DPB|DCH|FRCPath|MNAMS|FCAP|DMLT|MSc|M\.Sc)\b(?![-/])/;
+const TITLE =
+  /\b(?:consultant|pathologist|biochemist|microbiologist|haematologist|hematologist|technical\s+(?:director|lead|head)|(?:lab(?:oratory)?|medical)\s+director|head\s+of\s+(?:the\s+)?department|hod|(?:senior|junior)\s+resident|authori[sz]ed\s+signatory)\b/i;
+
+function isSignatureCell(text: string): boolean {
+  const t = text.trim();
+  return SIGNATORY.test(t) || DEGREES.test(t) || TITLE.test(t);
+}
+
+/**
+ * A line of a signature block: two of its cells signatures, or one cell alone that is degrees or a title
+ * ("MD, Pathology", "Consultant Pathologist"). A doctor's name alone is not enough: a lone cell is no row.
+ */
+export function isSignatureLine(view: Pick<LineView, 'cells'>): boolean {
+  const signed = view.cells.filter((cell) => isSignatureCell(cell.text));
+  if (signed.length >= 2) return true;
+  const [only] = view.cells;
+  return (
+    view.cells.length === 1 && only !== undefined && (DEGREES.test(only.text.trim()) || TITLE.test(only.text))
+  );
 }
 
 const CONTINUED_HEADING = /\((cont\.?|continued)\)\s*$/i;

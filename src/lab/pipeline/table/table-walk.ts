@@ -57,6 +57,35 @@ interface WalkState {
   read: Set<TableLine>;
   strictRows: Set<ParsedRow>;
   flags: ValidationFlag[];
+  /** The document prints a method note in parentheses under its rows: such a line is no wrapped name. */
+  methodNotes: boolean;
+  /** A label line left unread just now: the heading of the first rows when no panel is open yet. */
+  loneLabel: TableLine | null;
+}
+
+/** A line wholly in parentheses: "(Photometry)", "(IFCC without P5P)", "(Calculated)". */
+const PARENTHESISED = /^\([^()]*\)$/;
+/** Rows with a parenthesised line right under them that make a document's habit of method notes. */
+const METHOD_NOTE_ROWS = 3;
+
+/**
+ * Whether the document puts a method in parentheses under its rows (Indian reference laboratories): a
+ * wrapped name may end in a parenthesised abbreviation once, but not under row after row.
+ */
+function printsMethodNotes(lines: readonly TableLine[]): boolean {
+  let notes = 0;
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i] as TableLine;
+    const above = lines[i - 1] as TableLine;
+    if (
+      isNameOnly(line) &&
+      PARENTHESISED.test(line.name.trim()) &&
+      isRowLine(above) &&
+      above.view.pageNumber === line.view.pageNumber
+    )
+      notes++;
+  }
+  return notes >= METHOD_NOTE_ROWS;
 }
 
 export function walkTable(lines: readonly TableLine[]): WalkResult {
@@ -72,6 +101,8 @@ export function walkTable(lines: readonly TableLine[]): WalkResult {
     read: new Set(),
     strictRows: new Set(),
     flags: [],
+    methodNotes: printsMethodNotes(lines),
+    loneLabel: null,
   };
   let page = 0;
   for (let i = 0; i < lines.length; i++) {
@@ -95,8 +126,12 @@ export function walkTable(lines: readonly TableLine[]): WalkResult {
 /** Reads the line at i (and any it joins with); returns how many following lines it consumed. */
 function readAt(lines: readonly TableLine[], i: number, metrics: TableMetrics, state: WalkState): number {
   const line = lines[i] as TableLine;
+  const loneLabel = state.loneLabel;
+  state.loneLabel = null;
   if (line.header?.riskSummary) return 0;
   if (isRowLine(line) && atRowIndent(line, metrics)) {
+    if (!state.current && loneLabel && isHeadingOfFirstRow(loneLabel, line, metrics))
+      startPanel(loneLabel.name, loneLabel.view.pageNumber, state);
     addRow(line, line.name, metrics, state);
     return 0;
   }
@@ -226,6 +261,8 @@ function readNameOnly(line: TableLine, metrics: TableMetrics, state: WalkState):
     return;
   }
   state.lastRowLine = null;
+  // A method note under a row is neither a heading nor a name: the row above stays in its panel.
+  if (state.methodNotes && PARENTHESISED.test(text.trim())) return;
   if (isHeadingWrap(line, metrics, state)) {
     const panel = state.current;
     if (panel && panel.rows.length === 0) panel.panelName = `${panel.panelName} ${text}`;
@@ -236,7 +273,19 @@ function readNameOnly(line: TableLine, metrics: TableMetrics, state: WalkState):
   if (isHeading(line, metrics)) {
     startPanel(text, line.view.pageNumber, state);
     state.lastHeading = line;
-  }
+  } else state.loneLabel = line;
+}
+
+/**
+ * A label just above the document's first row, at the rows' indent or left of it, that the font did not
+ * make a heading (set a little smaller than the rows): it heads them, rather than the first row's name.
+ */
+function isHeadingOfFirstRow(label: TableLine, row: TableLine, metrics: TableMetrics): boolean {
+  if (label.nameX === null || row.nameX === null || label.view.pageNumber !== row.view.pageNumber)
+    return false;
+  if (label.nameX > row.nameX + COLUMN_SLACK || label.pointer || label.view.raised.length > 0) return false;
+  if (label.name.length > HEADING_MAX_LENGTH || /[.:;]$/.test(label.name)) return false;
+  return row.view.y - label.view.y <= 2 * NEAR_PITCHES * metrics.rowPitch;
 }
 
 function addRow(
@@ -317,6 +366,7 @@ function isWrappedName(line: TableLine, metrics: TableMetrics, state: WalkState)
   if (line.name.length > WRAP_MAX_LENGTH || /[.:;]$/.test(line.name) || line.labCode) return false;
   if (isHeadingLevelRow(line, metrics) && metrics.headingX !== null) return false;
   if (CONTINUED.test(line.name) || line.pointer) return false;
+  if (state.methodNotes && PARENTHESISED.test(line.name.trim())) return false;
   if (isTitlePhrase(line.name) && /[a-z]/.test(state.lastRow.biomarker)) return false;
   return sameFont(line.view.font, metrics.rowFont);
 }
