@@ -74,10 +74,31 @@ function requestFields(req: FastifyRequest) {
   };
 }
 
-/** `?expires=...&signature=<hmac>` -> `signature=[redacted]`: a log line must not hold a usable upload URL. */
+/**
+ * `?expires=...&signature=<hmac>` -> `signature=[redacted]`: a log line must not hold a usable upload URL.
+ * Every parameter whose decoded name holds "signature" (any case, `%73ignature`, repeated) is redacted: the
+ * query parser that checks it decodes names, so the log must judge them decoded too.
+ */
 export function withoutSignature(url: string): string {
-  const at = url.indexOf('signature=');
-  if (at === -1) return url;
-  const end = url.indexOf('&', at);
-  return `${url.slice(0, at)}signature=[redacted]${end === -1 ? '' : url.slice(end)}`;
+  const q = url.indexOf('?');
+  if (q === -1) return url;
+  const params = url
+    .slice(q + 1)
+    .split('&')
+    .map((param) => {
+      const eq = param.indexOf('=');
+      const name = eq === -1 ? param : param.slice(0, eq);
+      return isSignatureName(name) ? `${name}=[redacted]` : param;
+    });
+  return `${url.slice(0, q + 1)}${params.join('&')}`;
+}
+
+function isSignatureName(raw: string): boolean {
+  let name = raw.replace(/\+/g, ' ');
+  try {
+    name = decodeURIComponent(name);
+  } catch {
+    // A malformed escape: judge the raw name, erring towards redaction.
+  }
+  return /signature/i.test(name);
 }

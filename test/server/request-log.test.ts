@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openEngine } from '../../src/cli/engine.js';
 import { NotFoundError } from '../../src/errors.js';
 import { HttpError } from '../../src/server/error-bodies.js';
+import { withoutSignature } from '../../src/server/request-log.js';
 import { startServer } from '../../src/server/serve.js';
 import { tmpHome } from '../engine/support/tmp-home.js';
 import { createKey } from './support/test-server.js';
@@ -67,6 +68,21 @@ describe('the request log at the default level (a real server writing to a real 
     expect(text).not.toContain(key);
     expect(text).not.toContain('not-to-be-logged');
     expect(text).not.toContain('S1gnatureNotToBeLogged');
+  });
+});
+
+describe('withoutSignature', () => {
+  it('redacts a signature however its name is spelled in the query, and leaves the rest as sent', () => {
+    expect(withoutSignature('/u/1?expires=1&%73ignature=abc&x=1')).toBe(
+      '/u/1?expires=1&%73ignature=[redacted]&x=1',
+    );
+    expect(withoutSignature('/u/1?Signature=abc')).toBe('/u/1?Signature=[redacted]');
+    expect(withoutSignature('/u/1?signature=a&signature=b')).toBe(
+      '/u/1?signature=[redacted]&signature=[redacted]',
+    );
+    expect(withoutSignature('/u/1?sig%6Eature=a')).toBe('/u/1?sig%6Eature=[redacted]');
+    expect(withoutSignature('/u/1?%E0%A4%A=1&signature=z')).toBe('/u/1?%E0%A4%A=1&signature=[redacted]');
+    expect(withoutSignature('/lab-ranges/?sex=female')).toBe('/lab-ranges/?sex=female');
   });
 });
 
