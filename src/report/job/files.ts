@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { FileBlobStore } from '../../blobs/file.js';
 import { type BlobStore, blobKeys } from '../../blobs/store.js';
@@ -50,8 +50,14 @@ export const credentialKey = (home: string) => homeKey(home, 'credentials');
 export function writeFileAtomic(path: string, data: string | Uint8Array): void {
   mkdirSync(dirname(path), { recursive: true });
   const tmp = `${path}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`;
-  writeFileSync(tmp, data, { mode: 0o600 });
-  renameSync(tmp, path);
+  try {
+    writeFileSync(tmp, data, { mode: 0o600 });
+    renameSync(tmp, path);
+  } catch (error) {
+    // A full disk (ENOSPC) fails the write half-way: the partial copy must not be left behind per attempt.
+    rmSync(tmp, { force: true });
+    throw error;
+  }
 }
 
 /** Store a credential, sealed; returns the reference a delivery job carries instead. */
