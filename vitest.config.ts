@@ -20,6 +20,9 @@ const SYSTEM = [
   'test/cli-output/*.test.ts',
   // Real worker threads measured against the main thread's event loop: alone in its process.
   'test/lab/thread-pool.test.ts',
+  // Checks the process's own Array.prototype.push and JSON.parse: pdf-parse's bundled pdf.js, loaded by
+  // report tests sharing a unit process, replaces them first.
+  'test/lab/pdfjs-port.test.ts',
 ];
 
 export default defineConfig({
