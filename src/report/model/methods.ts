@@ -24,19 +24,19 @@ const METHODS: Record<string, MethodInfo> = {
     file: 'phenoage',
   },
   prevent_total_cvd: {
-    name: 'PREVENT equations (base model)',
-    what: "The American Heart Association's 10- and 30-year risks of total cardiovascular disease, atherosclerotic CVD and heart failure, with kidney function (eGFR) and BMI; the cardiovascular domain at ages 30-79 (10-year total CVD).",
+    name: 'PREVENT equations',
+    what: "The American Heart Association's 10- and 30-year risks of total cardiovascular disease, atherosclerotic CVD and heart failure, with kidney function (eGFR) and BMI, adding HbA1c, urine albumin/creatinine and social deprivation where given (the published variant for the inputs present); the cardiovascular domain at ages 30-79 (10-year total CVD).",
     file: 'prevent',
     ids: ['prevent_total_cvd', 'prevent_ascvd', 'prevent_heart_failure'],
   },
   pce_ascvd_10y: {
     name: 'Pooled Cohort Equations',
-    what: '10-year risk of atherosclerotic cardiovascular disease; the cardiovascular domain when PREVENT cannot be computed.',
+    what: '10-year risk of atherosclerotic cardiovascular disease; the cardiovascular domain when an input PREVENT needs was not measured (never in place of a value PREVENT cannot take).',
     file: 'pce',
   },
   framingham_cvd_10y: {
     name: 'Framingham general CVD risk',
-    what: '10-year cardiovascular risk, used when neither PREVENT nor the Pooled Cohort Equations can be computed.',
+    what: '10-year cardiovascular risk, used when neither PREVENT nor the Pooled Cohort Equations has the inputs or the age it needs.',
     file: 'framingham',
   },
   heart_age: {
