@@ -4,64 +4,37 @@
  * is not read is flagged with its page and counted in `coverage`; a text layer of glyph codes is not
  * "non-English".
  */
-import PDFDocument from 'pdfkit';
 import { describe, expect, it } from 'vitest';
 import { NoResultsError } from '../../src/lab/pipeline/errors.js';
 import { extractLayout } from '../../src/lab/pipeline/pdf/pdf-text.js';
 import { runPipeline } from '../../src/lab/pipeline/pipeline.js';
 import { isReadableText } from '../../src/lab/pipeline/screen/readable-text.js';
-
-type Draw = (doc: PDFKit.PDFDocument) => void;
-
-function pdf(draw: Draw): Promise<Uint8Array> {
-  return new Promise((resolve, reject) => {
-    const doc = new PDFDocument({ size: 'LETTER', margin: 36, info: { CreationDate: new Date(0) } });
-    const chunks: Buffer[] = [];
-    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
-    doc.on('end', () => resolve(new Uint8Array(Buffer.concat(chunks))));
-    doc.on('error', reject);
-    draw(doc);
-    doc.end();
-  });
-}
-
-const row = (doc: PDFKit.PDFDocument, y: number, cells: Array<[number, string]>): void => {
-  for (const [x, text] of cells) doc.text(text, x, y, { lineBreak: false });
-};
-
-/** A Labcorp report: the vendor only in its copyright footer, as on the genuine ones. */
-function labcorpPage(doc: PDFKit.PDFDocument, body: Draw): void {
-  doc.font('Helvetica').fontSize(9);
-  row(doc, 60, [[36, 'Patient Report']]);
-  row(doc, 80, [[36, 'Date Collected: 03/14/2025']]);
-  body(doc);
-  row(doc, 740, [[36, '©2025 Laboratory Corporation of America® Holdings']]);
-}
+import { drawPdf, drawRow, labcorpPage } from './support/draw-pdf.js';
 
 describe('never silently empty, never silently partial', () => {
   it('fails an accepted report whose only result-like lines sit in an interpretive box with no_results', async () => {
-    const bytes = await pdf((doc) =>
+    const bytes = await drawPdf((doc) =>
       labcorpPage(doc, (d) => {
-        row(d, 120, [[36, '----------------------------------------------------------']]);
-        row(d, 134, [
+        drawRow(d, 120, [[36, '----------------------------------------------------------']]);
+        drawRow(d, 134, [
           [36, 'Glucose'],
           [200, '94'],
           [300, 'mg/dL'],
           [400, '70-99'],
         ]);
-        row(d, 148, [
+        drawRow(d, 148, [
           [36, 'Sodium'],
           [200, '140'],
           [300, 'mmol/L'],
           [400, '134-144'],
         ]);
-        row(d, 162, [
+        drawRow(d, 162, [
           [36, 'Potassium'],
           [200, '4.2'],
           [300, 'mmol/L'],
           [400, '3.5-5.2'],
         ]);
-        row(d, 176, [[36, '----------------------------------------------------------']]);
+        drawRow(d, 176, [[36, '----------------------------------------------------------']]);
       }),
     );
     const outcome = runPipeline(bytes);
@@ -70,35 +43,35 @@ describe('never silently empty, never silently partial', () => {
   });
 
   it('reads what it can, and flags and counts the result-like line it could not read', async () => {
-    const bytes = await pdf((doc) =>
+    const bytes = await drawPdf((doc) =>
       labcorpPage(doc, (d) => {
-        row(d, 120, [
+        drawRow(d, 120, [
           [36, 'Test'],
           [200, 'Result'],
           [300, 'Units'],
           [400, 'Reference Interval'],
         ]);
-        row(d, 134, [
+        drawRow(d, 134, [
           [36, 'Glucose'],
           [200, '94'],
           [300, 'mg/dL'],
           [400, '70-99'],
         ]);
-        row(d, 148, [
+        drawRow(d, 148, [
           [36, 'Sodium'],
           [200, '140'],
           [300, 'mmol/L'],
           [400, '134-144'],
         ]);
-        row(d, 162, [
+        drawRow(d, 162, [
           [36, 'Potassium'],
           [200, '4.2'],
           [300, 'mmol/L'],
           [400, '3.5-5.2'],
         ]);
-        row(d, 200, [[400, 'Page 1 of 1']]);
+        drawRow(d, 200, [[400, 'Page 1 of 1']]);
         // Printed under the page number, where no table is read.
-        row(d, 220, [
+        drawRow(d, 220, [
           [36, 'Chloride'],
           [200, '101'],
           [300, 'mmol/L'],
@@ -121,7 +94,9 @@ describe('never silently empty, never silently partial', () => {
   });
 
   it('takes a text layer of glyph codes for unreadable text, not for a foreign language', async () => {
-    const layout = await extractLayout(await pdf((doc) => row(doc, 100, [[36, 'Glucose 94 mg/dL 70-99']])));
+    const layout = await extractLayout(
+      await drawPdf((doc) => drawRow(doc, 100, [[36, 'Glucose 94 mg/dL 70-99']])),
+    );
     expect(isReadableText(layout)).toBe(true);
     const glyphs = '\u0001\u0002\u0003\u0004\u0005\u0006\u0007\u0010\u0011\u0012'.repeat(6);
     const garbled = {

@@ -4,24 +4,13 @@
  * smaller and higher than its value, and a one-test report headed "Test | Result" alone. Run through the
  * whole pipeline, in default mode (the verdict) and with anyLab (the rows).
  */
-import PDFDocument from 'pdfkit';
 import { describe, expect, it } from 'vitest';
 import { runPipeline } from '../../src/lab/pipeline/pipeline.js';
 import { isSignatureLine } from '../../src/lab/pipeline/table/table-lines.js';
+import { drawPdf } from './support/draw-pdf.js';
 
-type Draw = (doc: PDFKit.PDFDocument) => void;
-
-function pdf(draw: Draw): Promise<Uint8Array> {
-  return new Promise((resolve, reject) => {
-    const doc = new PDFDocument({ size: 'A4', margin: 36, info: { CreationDate: new Date(0) } });
-    const chunks: Buffer[] = [];
-    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
-    doc.on('end', () => resolve(new Uint8Array(Buffer.concat(chunks))));
-    doc.on('error', reject);
-    draw(doc);
-    doc.end();
-  });
-}
+/** The layouts these reports come in are A4. */
+const pdf = (draw: (doc: PDFKit.PDFDocument) => void) => drawPdf(draw, 'A4');
 
 const row = (doc: PDFKit.PDFDocument, y: number, cells: Array<[number, string]>, size = 9): void => {
   doc.fontSize(size);

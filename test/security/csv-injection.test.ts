@@ -5,57 +5,31 @@
  * counted in coverage. Real PDFs drawn with pdfkit, through the whole pipeline.
  */
 import { parse } from 'csv-parse/sync';
-import PDFDocument from 'pdfkit';
 import { describe, expect, it } from 'vitest';
 import { toCsv } from '../../src/lab/output/csv.js';
 import { runPipeline } from '../../src/lab/pipeline/pipeline.js';
 import type { ExtractionCore } from '../../src/lab/types.js';
-
-type Draw = (doc: PDFKit.PDFDocument) => void;
-
-function pdf(draw: Draw): Promise<Uint8Array> {
-  return new Promise((resolve, reject) => {
-    const doc = new PDFDocument({ size: 'LETTER', margin: 36, info: { CreationDate: new Date(0) } });
-    const chunks: Buffer[] = [];
-    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
-    doc.on('end', () => resolve(new Uint8Array(Buffer.concat(chunks))));
-    doc.on('error', reject);
-    draw(doc);
-    doc.end();
-  });
-}
-
-const row = (doc: PDFKit.PDFDocument, y: number, cells: Array<[number, string]>): void => {
-  for (const [x, text] of cells) doc.text(text, x, y, { lineBreak: false });
-};
-
-function labcorpPage(doc: PDFKit.PDFDocument, body: Draw): void {
-  doc.font('Helvetica').fontSize(9);
-  row(doc, 60, [[36, 'Patient Report']]);
-  row(doc, 80, [[36, 'Date Collected: 03/14/2025']]);
-  body(doc);
-  row(doc, 740, [[36, '©2025 Laboratory Corporation of America® Holdings']]);
-}
+import { drawPdf, drawRow, labcorpPage } from '../lab/support/draw-pdf.js';
 
 const HOSTILE = ['=HYPERLINK("http://x")', '+SUM(A1)', '-cmd|calc', '@SUM(A1)'];
 
 async function extracted(names: readonly string[]): Promise<ExtractionCore> {
-  const bytes = await pdf((doc) =>
+  const bytes = await drawPdf((doc) =>
     labcorpPage(doc, (d) => {
-      row(d, 120, [
+      drawRow(d, 120, [
         [36, 'Test'],
         [200, 'Result'],
         [300, 'Units'],
         [400, 'Reference Interval'],
       ]);
-      row(d, 134, [
+      drawRow(d, 134, [
         [36, 'Glucose'],
         [200, '94'],
         [300, 'mg/dL'],
         [400, '70-99'],
       ]);
       for (const [i, name] of names.entries()) {
-        row(d, 148 + 14 * i, [
+        drawRow(d, 148 + 14 * i, [
           [36, name],
           [200, String(100 + i)],
           [300, 'mmol/L'],
