@@ -68,6 +68,14 @@ export interface ValidRange<I> {
   of(inputs: I): number | undefined;
 }
 
+/** A model's age band, counted in completed years as the papers count ages (data/SOURCES.md, Age bands). */
+export function ageBand<I extends { ageYears: number }>(
+  [min, max]: readonly [number, number],
+  source: string,
+): ValidRange<I> {
+  return { parameter: 'age', min, max, unit: 'a', completedYears: true, source, of: (i) => i.ageYears };
+}
+
 /** Whether a value lies inside a range (NaN never does). */
 export function inRange(range: Omit<ValidRange<unknown>, 'of' | 'source'>, value: number): boolean {
   if (!Number.isFinite(value)) return false;

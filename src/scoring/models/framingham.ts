@@ -1,6 +1,6 @@
 import { Gather } from '../gather.js';
 import type { EventInputs } from '../inputs.js';
-import { checkRanges, type ModelSpec, type ValidRange } from '../spec.js';
+import { ageBand, checkRanges, type ModelSpec, type ValidRange } from '../spec.js';
 import type { Sex, SolvedAge } from '../types.js';
 import { positive } from './checks.js';
 import { coefficients } from './coefficients.js';
@@ -69,17 +69,7 @@ export function framinghamValidAges(): [number, number] {
 /** The ranges the model was derived for, in the order they are checked (data/scoring/framingham.json). */
 export function framinghamRanges(): ValidRange<FraminghamInputs>[] {
   const f = file();
-  return [
-    {
-      parameter: 'age',
-      min: f.validAges[0],
-      max: f.validAges[1],
-      unit: 'a',
-      completedYears: true,
-      source: f.source,
-      of: (i) => i.ageYears,
-    },
-  ];
+  return [ageBand(f.validAges, f.source)];
 }
 
 export function framinghamRisk(inputs: FraminghamInputs): FraminghamResult {

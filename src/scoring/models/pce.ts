@@ -1,5 +1,5 @@
 import { Gather } from '../gather.js';
-import { checkRanges, type ModelSpec, type ValidRange } from '../spec.js';
+import { ageBand, checkRanges, type ModelSpec, type ValidRange } from '../spec.js';
 import type { PceRace, Sex } from '../types.js';
 import { positive } from './checks.js';
 import { coefficients } from './coefficients.js';
@@ -87,15 +87,7 @@ export function pceRanges(): ValidRange<PceInputs>[] {
   const f = file();
   const r = f.inputRanges;
   return [
-    {
-      parameter: 'age',
-      min: f.validAges[0],
-      max: f.validAges[1],
-      unit: 'a',
-      completedYears: true,
-      source: f.source,
-      of: (i) => i.ageYears,
-    },
+    ageBand(f.validAges, f.source),
     {
       parameter: 'totalCholesterol',
       min: r.totalCholesterol[0],

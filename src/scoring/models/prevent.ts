@@ -1,7 +1,7 @@
 import { ModelInputError } from '../errors.js';
 import { Gather, type KidneyInput } from '../gather.js';
 import type { EventInputs } from '../inputs.js';
-import { checkRanges, type ModelSpec, type ValidRange } from '../spec.js';
+import { ageBand, checkRanges, type ModelSpec, type ValidRange } from '../spec.js';
 import type { ModelOutput, Sex } from '../types.js';
 import { positive } from './checks.js';
 import { egfrCreatinine } from './ckd-epi.js';
@@ -194,10 +194,8 @@ export function preventRanges(outcome: PreventOutcome): ValidRange<PreventInputs
     unit: string,
     of: (i: PreventInputs) => number | undefined,
   ): ValidRange<PreventInputs> => ({ parameter, min, max, unit, source, of });
-  // Ages in completed years, as the paper counts them: 79.9 is 79 years old (data/SOURCES.md, Age bands).
-  const ranges: ValidRange<PreventInputs>[] = [
-    { ...range('age', f.validAges, 'a', (i) => i.ageYears), completedYears: true },
-  ];
+  // Ages in completed years, as the paper counts them: 79.9 is 79 years old.
+  const ranges: ValidRange<PreventInputs>[] = [ageBand(f.validAges, source)];
   // The heart-failure equations have no lipid or statin term (Khan 2024, Table S12): they need no lipids.
   if (outcome !== 'heartFailure') {
     ranges.push(
