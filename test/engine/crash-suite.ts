@@ -40,16 +40,18 @@ export function crashSuite(name: string, makeTarget: () => Promise<{ target: str
       const doomed = startChild([target, '800', '150']);
       children.push(doomed);
       await firstLine(doomed);
-      // Kill it once it holds jobs and has finished some: the kill lands mid-job.
+      // Kill it once it has finished some and, in the same look, holds a job: the kill lands mid-job. (A
+      // second read before the kill could find it between two jobs on a busy machine.)
       for (;;) {
-        const running = await store.list({ state: 'running' });
         const done = await store.list({ state: 'done' });
+        const running = await store.list({ state: 'running' });
         if (running.length > 0 && done.length >= 4) break;
         await sleep(10);
       }
-      const heldAtKill = (await store.list({ state: 'running' })).map((j) => j.id);
       doomed.kill('SIGKILL');
       await once(doomed, 'exit');
+      // What it held when it died: still running in the store, as no one else has claimed it yet.
+      const heldAtKill = (await store.list({ state: 'running' })).map((j) => j.id);
 
       const rescuer = startChild([target, '800', '20']);
       children.push(rescuer);
