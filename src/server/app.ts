@@ -18,7 +18,7 @@ import { answerError, normaliseError, notFound } from './error-bodies.js';
 import { clientErrorHandler, frameworkErrors } from './framework-errors.js';
 import { type ApiComponents, type RouteDoc, registerOpenApi } from './openapi.js';
 import { requestLog } from './request-log.js';
-import { StoreHealth } from './store-health.js';
+import { StoreHealth, storeWriteGate } from './store-health.js';
 
 const PROBES: RouteDoc[] = [
   {
@@ -153,6 +153,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     store: opts.store,
     limiter,
     allowPrivateTargets: opts.allowPrivateTargets ?? false,
+    storeWriteGate: storeWriteGate(health),
   };
   const areas = opts.areas ?? [];
   for (const area of areas) await app.register(async (scope) => area.register(scope, deps));

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Engine } from '../engine/engine.js';
 import type { RateLimiter } from '../limits/rate-limit.js';
 import type { ApiComponents, RouteDoc } from './openapi.js';
@@ -14,6 +14,11 @@ export interface AreaDeps {
   limiter: RateLimiter;
   /** Let callers name http and private/loopback callback, webhook and upload targets (tests, closed networks). */
   allowPrivateTargets: boolean;
+  /**
+   * The onRequest hook of every route that writes work into the store: 503 with Retry-After while the
+   * store's file is deleted, replaced or fails its integrity check, as /readyz says (store-health.ts).
+   */
+  storeWriteGate: (req: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => void;
 }
 
 /** One area of SPEC.md (lab, reports, reference data) as a Fastify plugin plus its route docs. */

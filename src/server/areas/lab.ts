@@ -250,7 +250,7 @@ export const labArea: Area = {
       await registerFormParser(upload);
       upload.post(
         '/extraction/lab/upload',
-        { bodyLimit: UPLOAD_BODY_LIMIT, onRequest: checkUploadType },
+        { bodyLimit: UPLOAD_BODY_LIMIT, onRequest: [deps.storeWriteGate, checkUploadType] },
         async (req: FastifyRequest, reply: FastifyReply) => {
           const { body, pdf: rawPdf, source } = await uploadBody(req);
           const subject = req.apiKey?.id ?? 'anonymous';
@@ -320,34 +320,38 @@ export const labArea: Area = {
       );
     });
 
-    app.put('/extraction/lab/upload/:jobId', { bodyLimit: MAX_PRESIGNED_BYTES }, async (req, reply) => {
-      const { jobId } = req.params as { jobId: string };
-      const { expires, signature } = req.query as { expires?: string; signature?: string };
-      const check = await checkUploadUrl(deps.home, jobId, expires, signature);
-      if (check !== 'ok') {
-        throw new HttpError(
-          403,
-          'forbidden',
-          check === 'expired'
-            ? 'The upload URL has expired (5 minutes).'
-            : 'The upload URL signature is not valid.',
-        );
-      }
-      const job = await findLabJob(deps, unknown, jobId);
-      if (!job) return noLabJob(req, reply, jobId);
-      if (job.state !== 'held') throw new HttpError(409, 'conflict', `Job ${jobId} already has its file.`);
-      if (!Buffer.isBuffer(req.body) || req.body.length === 0) {
-        throw new HttpError(
-          400,
-          'invalid_request',
-          'Expected the PDF bytes as the body (Content-Type: application/pdf).',
-        );
-      }
-      if (req.body.subarray(0, 5).toString('latin1') !== '%PDF-')
-        throw new HttpError(400, 'invalid_pdf', 'The body is not a PDF.');
-      const released = await completePendingUpload(deps.engine, job, req.body);
-      return { jobId: released.id, status: released.status };
-    });
+    app.put(
+      '/extraction/lab/upload/:jobId',
+      { bodyLimit: MAX_PRESIGNED_BYTES, onRequest: deps.storeWriteGate },
+      async (req, reply) => {
+        const { jobId } = req.params as { jobId: string };
+        const { expires, signature } = req.query as { expires?: string; signature?: string };
+        const check = await checkUploadUrl(deps.home, jobId, expires, signature);
+        if (check !== 'ok') {
+          throw new HttpError(
+            403,
+            'forbidden',
+            check === 'expired'
+              ? 'The upload URL has expired (5 minutes).'
+              : 'The upload URL signature is not valid.',
+          );
+        }
+        const job = await findLabJob(deps, unknown, jobId);
+        if (!job) return noLabJob(req, reply, jobId);
+        if (job.state !== 'held') throw new HttpError(409, 'conflict', `Job ${jobId} already has its file.`);
+        if (!Buffer.isBuffer(req.body) || req.body.length === 0) {
+          throw new HttpError(
+            400,
+            'invalid_request',
+            'Expected the PDF bytes as the body (Content-Type: application/pdf).',
+          );
+        }
+        if (req.body.subarray(0, 5).toString('latin1') !== '%PDF-')
+          throw new HttpError(400, 'invalid_pdf', 'The body is not a PDF.');
+        const released = await completePendingUpload(deps.engine, job, req.body);
+        return { jobId: released.id, status: released.status };
+      },
+    );
 
     app.get('/extraction/lab/status/:jobId', async (req, reply) => {
       const { jobId } = req.params as { jobId: string };

@@ -203,8 +203,10 @@ export const reportsArea: Area = {
       return acknowledgement(job);
     };
 
-    app.post('/health-score/report', { bodyLimit: 5 * 1024 * 1024 }, accept('full'));
-    app.post('/health-score/report/condensed', { bodyLimit: 1024 * 1024 }, accept('condensed'));
+    // A store whose file cannot keep the job refuses it before the body is read (store-health.ts).
+    const onRequest = deps.storeWriteGate;
+    app.post('/health-score/report', { bodyLimit: 5 * 1024 * 1024, onRequest }, accept('full'));
+    app.post('/health-score/report/condensed', { bodyLimit: 1024 * 1024, onRequest }, accept('condensed'));
     const unknown = new UnknownJobs();
     app.get('/health-score/report/status/:job_id', async (req, reply) => {
       const { job_id } = req.params as { job_id: string };
