@@ -53,10 +53,17 @@ export class NotFoundError extends AssayError {
   }
 }
 
-/** The store cannot be opened or used: unwritable home, corrupt file, newer schema. */
+/**
+ * The store cannot be opened or used: unwritable home, corrupt file, newer schema (`store_unavailable`), or
+ * its file gone from a home that held one (`store_missing`).
+ */
 export class StoreError extends AssayError {
-  constructor(message: string, opts: { suggestions?: string[]; cause?: unknown } = {}) {
-    super('store_unavailable', message, { exitCode: EXIT.jobFailed, ...opts });
+  constructor(
+    message: string,
+    opts: { suggestions?: string[]; cause?: unknown; code?: 'store_unavailable' | 'store_missing' } = {},
+  ) {
+    const { code = 'store_unavailable', ...rest } = opts;
+    super(code, message, { exitCode: EXIT.jobFailed, ...rest });
   }
 }
 

@@ -166,7 +166,7 @@ describe('lab.extract with rejectIfPHI, alone in its home', () => {
         readdirSync(home.dir, { recursive: true, withFileTypes: true })
           .filter((f) => f.isFile())
           .map((f) => f.name)
-          .filter((f) => !/^assay\.db(-wal|-shm)?$/.test(f) && f !== 'dob.key');
+          .filter((f) => !/^assay\.db(-wal|-shm|\.created)?$/.test(f) && f !== 'dob.key');
       for (let i = 0; i < 100 && kept().length > 0; i += 1) await new Promise((r) => setTimeout(r, 20));
       // The store itself and the home's DOB key; nothing of the document.
       expect(kept()).toEqual([]);

@@ -7,6 +7,7 @@ import {
   mkdirSync,
   openSync,
   statSync,
+  writeFileSync,
 } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
@@ -14,6 +15,11 @@ import { StoreError } from '../../errors.js';
 import { migrate } from './migrate.js';
 
 export const DB_FILENAME = 'assay.db';
+/**
+ * Written beside the database when it is made (and beside one opened without it, so homes from before it
+ * get one): the home's record that it holds a store. A home with it and no database lost its store.
+ */
+export const STORE_MARKER = 'assay.db.created';
 
 /**
  * mkdir -p one level at a time: Node 20's recursive mkdir spins forever when a pseudo filesystem such as
@@ -46,20 +52,52 @@ function ensureWritableHome(home: string): void {
 }
 
 /**
- * SQLite takes a zero-byte file for a new, empty database. In a fresh home that is what it is; in a home
- * that has been used (uploads, reports, keys, a WAL) it is a store that was truncated, and opening it
- * would silently start over while the jobs it held are lost.
+ * SQLite takes a missing or zero-byte file for a new, empty database. In a fresh home that is what it is;
+ * in a home that has held a store (its marker, a WAL; for an empty file also uploads, reports, keys) the
+ * store was deleted or truncated, and opening it would silently start over while the jobs it held are lost.
+ * The hint names the files whose removal is the deliberate fresh start.
  */
-function refuseEmptyStoreInUsedHome(home: string, file: string): void {
-  if (!existsSync(file) || statSync(file).size > 0) return;
-  const used = ['uploads', 'reports', 'keys', `${DB_FILENAME}-wal`].some((f) => existsSync(join(home, f)));
-  if (!used) return;
+function refuseNewStoreInUsedHome(home: string, file: string): void {
+  const missing = !existsSync(file);
+  if (!missing && statSync(file).size > 0) return;
+  const signs = [STORE_MARKER, `${DB_FILENAME}-wal`, ...(missing ? [] : ['uploads', 'reports', 'keys'])];
+  if (!signs.some((f) => existsSync(join(home, f)))) return;
+  const remove = [DB_FILENAME, STORE_MARKER, `${DB_FILENAME}-wal`, `${DB_FILENAME}-shm`]
+    .map((f) => join(home, f))
+    .filter((f) => existsSync(f));
+  const startAgain =
+    'To start a new, empty store here on purpose (its jobs, API keys and limits are gone), delete ' +
+    `${remove.join(', ')} and run again; or pass --home DIR.`;
+  if (missing) {
+    throw new StoreError(`The job store ${file} is missing although this home has held one.`, {
+      code: 'store_missing',
+      suggestions: [
+        `Restore ${DB_FILENAME} (with its -wal file, if one was kept) from a backup.`,
+        startAgain,
+      ],
+    });
+  }
   throw new StoreError(`The job store ${file} is empty (0 bytes) although this home has been used.`, {
-    suggestions: [
-      'Restore it from a backup, or move it aside to start a new store (its jobs are gone).',
-      'Or pass --home DIR.',
-    ],
+    suggestions: ['Restore it from a backup.', startAgain],
   });
+}
+
+/**
+ * The home's record that it holds a store: made once, never overwritten. Best effort: a home that cannot be
+ * written (a read-only copy) still opens.
+ */
+function markStore(home: string): void {
+  const marker = join(home, STORE_MARKER);
+  if (existsSync(marker)) return;
+  try {
+    writeFileSync(
+      marker,
+      `This home holds an assay job store (${DB_FILENAME}). While this file exists, assay refuses\n` +
+        `to replace a missing ${DB_FILENAME} with an empty one; delete this file to start a new store\n` +
+        'on purpose.\n',
+      { flag: 'wx', mode: 0o600 },
+    );
+  } catch {}
 }
 
 /**
@@ -87,7 +125,7 @@ function ownerOnly(file: string): void {
 export function openDatabase(home: string, opts: { busyTimeoutMs?: number } = {}): Database.Database {
   ensureWritableHome(home);
   const file = join(home, DB_FILENAME);
-  refuseEmptyStoreInUsedHome(home, file);
+  refuseNewStoreInUsedHome(home, file);
   let db: Database.Database | undefined;
   try {
     ownerOnly(file);
@@ -100,6 +138,7 @@ export function openDatabase(home: string, opts: { busyTimeoutMs?: number } = {}
     db.pragma('foreign_keys = ON');
     migrate(db);
     db.pragma(`busy_timeout = ${opts.busyTimeoutMs ?? 5000}`);
+    markStore(home);
     return db;
   } catch (cause) {
     db?.close();
@@ -110,7 +149,10 @@ export function openDatabase(home: string, opts: { busyTimeoutMs?: number } = {}
         `The job store ${file} is not a valid SQLite database (corrupt or another file).`,
         {
           cause,
-          suggestions: ['Move the file aside and run again to start a new store, or pass --home DIR.'],
+          suggestions: [
+            `Move the file aside and delete ${join(home, STORE_MARKER)}, then run again to start a new ` +
+              'store; or pass --home DIR.',
+          ],
         },
       );
     }
