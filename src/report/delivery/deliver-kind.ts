@@ -18,6 +18,7 @@ import {
   type DeliveryPayload,
   type DeliveryResult,
   deliveryJob,
+  deliveryRefs,
 } from './payload.js';
 import { statusPostAfter } from './plan.js';
 import { putPresigned } from './put-presigned.js';
@@ -48,6 +49,9 @@ async function callbackTarget(
 ): Promise<CallbackTarget | AttemptResult> {
   const cb = p.callback;
   if (!cb) return missing('DeliveryMisconfigured', 'This delivery has no callback_url.');
+  const url = cb.urlRef ? await readCredential(files, cb.urlRef) : cb.url;
+  if (!url)
+    return missing('CallbackUrlMissing', 'The callback URL is no longer stored; submit the report again.');
   const token = cb.credentialRef ? await readCredential(files, cb.credentialRef) : null;
   if (cb.authType !== 'none' && token === null) {
     return missing(
@@ -55,7 +59,7 @@ async function callbackTarget(
       'The callback credential is no longer stored; submit the report again.',
     );
   }
-  return { url: cb.url, authType: cb.authType, keyName: cb.keyName, token };
+  return { url, authType: cb.authType, keyName: cb.keyName, token };
 }
 
 /** The kept PDF; a store that does not answer throws, and the attempt is retried. */
@@ -106,7 +110,7 @@ function targetOf(p: DeliveryPayload): string {
  * operator can still use it.
  */
 async function endOfDeliveries(p: DeliveryPayload, files: ReportFiles, pdfDelivered: boolean): Promise<void> {
-  for (const ref of [p.callback?.credentialRef, p.storageRef]) if (ref) await deleteCredential(files, ref);
+  for (const ref of deliveryRefs(p)) await deleteCredential(files, ref);
   if (pdfDelivered) await deleteReportPdf(files, p.reportJobId);
 }
 
@@ -142,8 +146,7 @@ const deliveryBlobs: KeptBlobs = {
   prefix: 'reports/',
   live(job) {
     const p = job.payload as DeliveryPayload;
-    const refs = [p.callback?.credentialRef, p.storageRef].filter((ref): ref is string => Boolean(ref));
-    return [blobKeys.reportPdf(p.reportJobId), ...refs.map(blobKeys.credential)];
+    return [blobKeys.reportPdf(p.reportJobId), ...deliveryRefs(p).map(blobKeys.credential)];
   },
 };
 

@@ -9,12 +9,23 @@ export const DELIVERY_KIND = 'report.deliver';
 /** storage_put and callback_put carry the PDF; callback_post carries the A4 status and always comes last. */
 export type DeliveryStep = 'storage_put' | 'callback_put' | 'callback_post';
 
-/** The callback target without its credential: the token lives in a sealed blob named by credentialRef. */
+/**
+ * The callback target without its secrets: the token lives in a sealed blob named by credentialRef, and a
+ * URL with a query string (which may carry a token) in one named by urlRef, `url` keeping it without.
+ */
 export interface CallbackRef {
   url: string;
+  urlRef?: string;
   authType: AuthType;
   keyName: string;
   credentialRef: string | null;
+}
+
+/** The sealed blobs a delivery reads: the callback credential and URL, the storage URL. */
+export function deliveryRefs(p: Pick<DeliveryPayload, 'callback' | 'storageRef'>): string[] {
+  return [p.callback?.credentialRef, p.callback?.urlRef, p.storageRef].filter((ref): ref is string =>
+    Boolean(ref),
+  );
 }
 
 export interface DeliveryPayload {

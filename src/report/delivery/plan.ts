@@ -2,7 +2,7 @@ import { redactUrl } from '../../delivery/http.js';
 import type { JobRecord, NewJob } from '../../engine/types.js';
 import type { ReportCallback, ReportConfiguration } from '../../schemas/report.js';
 import { deleteCredential, type ReportFiles } from '../job/files.js';
-import type { ReportJobPayload } from '../job/payload.js';
+import { deliverySecretRefs, type ReportJobPayload } from '../job/payload.js';
 import { type CallbackRef, DEFAULT_DELIVERY_ATTEMPTS, type DeliveryPayload, deliveryJob } from './payload.js';
 
 export interface ReportDeliveryContext {
@@ -12,6 +12,8 @@ export interface ReportDeliveryContext {
   configuration: Omit<ReportConfiguration, 'auth_token'>;
   credentialRef: string | null;
   storageRef: string | null;
+  /** The sealed callback_url as given, when configuration holds it without its query. */
+  callbackUrlRef: string | null;
   maxAttempts?: number;
 }
 
@@ -28,13 +30,14 @@ export function reportDeliveryContext(
     configuration: p.configuration,
     credentialRef: p.credentialRef,
     storageRef: p.storageRef ?? null,
+    callbackUrlRef: p.callbackUrlRef ?? null,
     maxAttempts: maxAttempts ?? DEFAULT_DELIVERY_ATTEMPTS,
   };
 }
 
-/** Nothing will be delivered: the callback credential and the storage URL go. */
+/** Nothing will be delivered: the callback credential and the storage and callback URLs go. */
 export async function deleteDeliverySecrets(files: ReportFiles, p: ReportJobPayload): Promise<void> {
-  for (const ref of [p.credentialRef, p.storageRef]) if (ref) await deleteCredential(files, ref);
+  for (const ref of deliverySecretRefs(p)) await deleteCredential(files, ref);
 }
 
 export interface DeliveryError {
@@ -51,6 +54,7 @@ function callbackRef(ctx: ReportDeliveryContext): CallbackRef | undefined {
     authType: c.auth_type,
     keyName: c.auth_key_name,
     credentialRef: ctx.credentialRef,
+    ...(ctx.callbackUrlRef ? { urlRef: ctx.callbackUrlRef } : {}),
   };
 }
 

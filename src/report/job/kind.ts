@@ -3,7 +3,7 @@ import { type JobKind, type KeptBlobs, lazyHandler } from '../../engine/registry
 import { deleteDeliverySecrets, deliveriesAfterFailure, reportDeliveryContext } from '../delivery/plan.js';
 import { reportFiles } from './files.js';
 import type { ReportKindOptions } from './options.js';
-import { REPORT_KINDS, type ReportJobPayload } from './payload.js';
+import { deliverySecretRefs, REPORT_KINDS, type ReportJobPayload } from './payload.js';
 
 /**
  * A job the handler could not end itself (its last attempt timed out or was aborted) still tells the
@@ -43,8 +43,7 @@ const reportBlobs: KeptBlobs = {
   shared: (key) => CREDENTIAL.test(key),
   live(job) {
     const p = job.payload as ReportJobPayload;
-    const refs = [p.credentialRef, p.storageRef].filter((ref): ref is string => Boolean(ref));
-    return [blobKeys.reportPdf(job.id), ...refs.map(blobKeys.credential)];
+    return [blobKeys.reportPdf(job.id), ...deliverySecretRefs(p).map(blobKeys.credential)];
   },
 };
 

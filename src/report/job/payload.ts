@@ -36,6 +36,12 @@ export interface ReportJobPayload {
    * Absent on jobs stored before it existed, whose configuration holds the whole URL.
    */
   storageRef?: string | null;
+  /**
+   * The file holding callback_url as given, when it carries more than its address (a query string, which
+   * may hold a token): configuration keeps it without query or userinfo. Absent when the URL had nothing
+   * to hide, and on jobs stored before it existed.
+   */
+  callbackUrlRef?: string | null;
   out?: OutTarget;
 }
 
@@ -53,6 +59,11 @@ export interface ReportJobResult {
 }
 
 export type ConfigWithoutToken = Omit<ReportConfiguration, 'auth_token'>;
+
+/** The sealed blobs a report job's deliveries read: credential, storage URL, callback URL. */
+export function deliverySecretRefs(p: ReportJobPayload): string[] {
+  return [p.credentialRef, p.storageRef, p.callbackUrlRef].filter((ref): ref is string => Boolean(ref));
+}
 
 /** The configuration as the job store may hold it. */
 export function withoutToken(config: ReportConfiguration): ConfigWithoutToken {

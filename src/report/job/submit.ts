@@ -5,7 +5,13 @@ import type { JobRecord } from '../../engine/types.js';
 import { sealJson } from '../../home-secrets.js';
 import type { ParsedReportRequest, ReportAck, ReportRequest } from '../../schemas/report.js';
 import { deleteCredential, type ReportFiles, reportDir, requestKey, saveCredential } from './files.js';
-import { type OutTarget, type ReportJobPayload, reportKindName, withoutToken } from './payload.js';
+import {
+  deliverySecretRefs,
+  type OutTarget,
+  type ReportJobPayload,
+  reportKindName,
+  withoutToken,
+} from './payload.js';
 
 export interface SubmitOptions {
   home: string;
@@ -31,9 +37,9 @@ function storableRequest(request: ReportRequest): ReportRequest {
 
 /**
  * Enqueue a validated report request as a report.full or report.condensed job (status pending). The callback
- * credential and the pre-signed storage URL go sealed to the blob store (the home's reports/ folder, or the
- * PostgreSQL database), never into the job store, and are deleted when the job's deliveries end; the health
- * values enter the store sealed.
+ * credential, the pre-signed storage URL and a callback URL with a query string go sealed to the blob store
+ * (the home's reports/ folder, or the PostgreSQL database), never into the job store, and are deleted when
+ * the job's deliveries end; the health values enter the store sealed.
  */
 export async function submitReport(
   engine: Engine,
@@ -47,16 +53,22 @@ export async function submitReport(
   // A pre-signed URL is a credential in its query string: the store keeps it without, the blob with.
   const storage = config.storage_presigned_url;
   const storageRef = storage ? await saveCredential(files, storage) : null;
+  // So may a callback URL be (`?token=...`): when it has more than its address, the same.
+  const callback = config.callback_url;
+  const callbackUrlRef =
+    callback && redactUrl(callback) !== callback ? await saveCredential(files, callback) : null;
   const payload: ReportJobPayload = {
     variant: parsed.variant,
     request: sealJson(storableRequest(parsed.request), await requestKey(opts.home)),
     configuration: {
       ...withoutToken(config),
       ...(storage ? { storage_presigned_url: redactUrl(storage) } : {}),
+      ...(callbackUrlRef && callback ? { callback_url: redactUrl(callback) } : {}),
     },
     reportDir: reportDir(opts.home),
     credentialRef,
     storageRef,
+    ...(callbackUrlRef ? { callbackUrlRef } : {}),
     ...(opts.out ? { out: opts.out } : {}),
   };
   const id = randomUUID();
@@ -67,7 +79,7 @@ export async function submitReport(
   });
   const duplicate = job.id !== id;
   // The existing job keeps its own credential; this one was never used.
-  if (duplicate) for (const ref of [credentialRef, storageRef]) if (ref) await deleteCredential(files, ref);
+  if (duplicate) for (const ref of deliverySecretRefs(payload)) await deleteCredential(files, ref);
   return { job, duplicate };
 }
 
