@@ -5,7 +5,7 @@
  */
 
 import { InvalidPdfError } from '../errors.js';
-import { budgetFromEnv, checkInflatedSize, DocumentTooComplexError } from './document-budget.js';
+import { budgetFromEnv, checkDecodedSize, DocumentTooComplexError } from './document-budget.js';
 import { buildLines, type LayoutOptions, type Line, round, type TextItem } from './layout.js';
 import {
   getDocument,
@@ -36,7 +36,7 @@ const HEADER_WINDOW = 1024;
 export async function extractLayout(pdf: Uint8Array, options: LayoutOptions = {}): Promise<DocumentLayout> {
   checkHeader(pdf);
   const budget = budgetFromEnv();
-  await checkInflatedSize(pdf, budget.maxInflatedBytes);
+  await checkDecodedSize(pdf, budget);
   const doc = await open(pdf);
   try {
     if (doc.numPages > budget.maxPages) throw new DocumentTooComplexError();
