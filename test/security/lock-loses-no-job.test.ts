@@ -1,9 +1,10 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tmpHome } from '../engine/support/tmp-home.js';
 import { createKey } from '../server/support/test-server.js';
+import { holdLock } from './support/hold-lock.js';
 import { killAll, ROOT, serveProcess } from './support/serve-process.js';
 
 const PDF = readFileSync(join(ROOT, 'fixtures/labs/quest-cbc-a1c.pdf'));
@@ -12,24 +13,6 @@ const UPLOADS = 8;
 const BUDGET_MS = 600;
 /** Held well past the budget, as the issue's 20 s lock was past the 15 s default. */
 const LOCK_MS = 2_500;
-
-/** Another process holding the store's write lock (BEGIN IMMEDIATE) for `ms`; resolves once it holds it. */
-async function holdLock(home: string, ms: number, children: ChildProcess[]): Promise<ChildProcess> {
-  const script = `
-    const Database = require('better-sqlite3');
-    const db = new Database(process.argv[1]);
-    db.pragma('busy_timeout = 10000');
-    db.exec('BEGIN IMMEDIATE');
-    process.stdout.write('locked\\n');
-    setTimeout(() => { db.exec('ROLLBACK'); db.close(); }, Number(process.argv[2]));`;
-  const locker = spawn(process.execPath, ['-e', script, join(home, 'assay.db'), String(ms)], { cwd: ROOT });
-  children.push(locker);
-  await new Promise<void>((resolve, reject) => {
-    locker.stdout?.once('data', () => resolve());
-    locker.once('exit', (code) => reject(new Error(`locker exited ${code}`)));
-  });
-  return locker;
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
