@@ -27,6 +27,6 @@ export function createRegistry(opts: { home: string; store?: string; blobs?: Blo
   for (const kind of reportKinds({ render: renderInPool, files })) registry.register(kind);
   registry.register(deliveryKind({ files }));
   registry.register(labExtractKind(files));
-  registry.register(labWebhookKind({ keys: openKeys, scheduleMs: webhookScheduleFromEnv() }));
+  registry.register(labWebhookKind({ keys: openKeys, files, scheduleMs: webhookScheduleFromEnv() }));
   return registry;
 }

@@ -48,6 +48,7 @@ describe('lab webhooks as outbox jobs', () => {
     const registry = new JobRegistry().register(
       labWebhookKind({
         keys: async () => new SqliteKeyStore(db, { home: home.dir }),
+        files: { home: home.dir },
         scheduleMs: [50, 100, 150, 200, 250],
       }),
     );
@@ -115,11 +116,13 @@ describe('lab webhooks as outbox jobs', () => {
       });
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    const registry = new JobRegistry()
-      .register(labExtractKind({ home: home.dir }))
-      .register(
-        labWebhookKind({ keys: async () => new SqliteKeyStore(db, { home: home.dir }), scheduleMs: [50] }),
-      );
+    const registry = new JobRegistry().register(labExtractKind({ home: home.dir })).register(
+      labWebhookKind({
+        keys: async () => new SqliteKeyStore(db, { home: home.dir }),
+        files: { home: home.dir },
+        scheduleMs: [50],
+      }),
+    );
     const engine = Engine.open(home.dir, registry);
     cleanups.push(
       home.cleanup,

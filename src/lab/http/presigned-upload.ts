@@ -7,7 +7,7 @@ import { type JobRecord, TERMINAL_STATES } from '../../engine/types.js';
 import { ConflictError } from '../../errors.js';
 import { keysDir } from '../../home-secrets.js';
 import { LAB_EXTRACT, type LabExtractPayload, uploadKey } from '../job/kind.js';
-import { labWebhookJob, type WebhookTarget } from './webhook.js';
+import { forgetTarget, labWebhookJob, storableTarget, type WebhookTarget } from './webhook.js';
 import { eventForFailure } from './webhook-events.js';
 
 /** SPEC.md Limits: the file must arrive within 5 minutes. */
@@ -43,25 +43,33 @@ export async function createPendingUpload(
     baseUrl: string;
     filename?: string;
     rejectIfPHI?: boolean;
-    webhook?: WebhookTarget;
+    /** The webhookUrl as given: sealed here when it carries more than its address (storableTarget). */
+    webhook?: Omit<WebhookTarget, 'urlRef'>;
     owner?: string;
     now?: number;
   },
 ): Promise<{ job: JobRecord; uploadUrl: string; expiresAt: number }> {
   const id = randomUUID();
+  const files = { home, blobs: engine.blobs };
+  const webhook = opts.webhook ? await storableTarget(files, opts.webhook) : undefined;
   const payload: LabExtractPayload = {
     file: blobKeys.upload(id),
     filename: opts.filename ?? `${id}.pdf`,
     rejectIfPHI: opts.rejectIfPHI ?? false,
     anyLab: false,
-    ...(opts.webhook ? { webhook: opts.webhook } : {}),
+    ...(webhook ? { webhook } : {}),
   };
-  const job = await engine.enqueue(LAB_EXTRACT, payload, {
-    id,
-    held: true,
-    heldStatus: 'pending_upload',
-    ...(opts.owner ? { owner: opts.owner } : {}),
-  });
+  const job = await engine
+    .enqueue(LAB_EXTRACT, payload, {
+      id,
+      held: true,
+      heldStatus: 'pending_upload',
+      ...(opts.owner ? { owner: opts.owner } : {}),
+    })
+    .catch(async (error: unknown) => {
+      await forgetTarget(files, webhook).catch(() => {});
+      throw error;
+    });
   const expiresAt = (opts.now ?? Date.now()) + UPLOAD_URL_TTL_MS;
   const signature = sign(await signingKey(home), id, expiresAt);
   return {

@@ -15,7 +15,13 @@ import { type JobContext, type JobKind, PermanentJobError } from '../../engine/r
 import type { JobOutcome, JobRecord } from '../../engine/types.js';
 import { AssayError, StoreError, UsageError } from '../../errors.js';
 import { homeKey } from '../../home-secrets.js';
-import { labWebhookJob, type WebhookTarget } from '../http/webhook.js';
+import {
+  forgetTarget,
+  labWebhookJob,
+  storableTarget,
+  targetBlobs,
+  type WebhookTarget,
+} from '../http/webhook.js';
 import { eventForFailure, eventForOutcome } from '../http/webhook-events.js';
 import type { PipelineOutcome, PipelineStage } from '../pipeline/pipeline.js';
 import { type DobSeal, dobDigest } from '../pipeline/screen/dob-seal.js';
@@ -42,7 +48,10 @@ export interface LabExtractPayload {
   rejectIfPHI: boolean;
   anyLab: boolean;
   dob?: DobSeal;
-  /** Where to send the SPEC.md B4 event when the job ends (uploads through `assay serve`). */
+  /**
+   * Where to send the SPEC.md B4 event when the job ends (uploads through `assay serve`); a URL with a query
+   * string is kept sealed outside the job store (storableTarget).
+   */
   webhook?: WebhookTarget;
 }
 
@@ -53,7 +62,8 @@ export interface LabSubmission {
   dateOfBirth?: string;
   rejectIfPHI?: boolean;
   anyLab?: boolean;
-  webhook?: WebhookTarget;
+  /** The webhookUrl as given: sealed on submission when it carries more than its address. */
+  webhook?: Omit<WebhookTarget, 'urlRef'>;
   /**
    * The same bytes and options give back the existing job (a re-run batch, a watcher after a restart).
    * The HTTP API turns this off: every upload is a new job unless the caller sends an Idempotency-Key.
@@ -82,33 +92,46 @@ export async function submitLabFile(
   const key = dob ? await dobKey(home) : undefined;
   const id = randomUUID();
   const file = blobKeys.upload(id);
+  const files = { home, blobs: engine.blobs };
+  // A token in the webhook URL's query is sealed like a callback_url's: the store keeps its address only.
+  const webhook = submission.webhook ? await storableTarget(files, submission.webhook) : undefined;
   const payload: LabExtractPayload = {
     file,
     filename: submission.filename,
     rejectIfPHI: submission.rejectIfPHI ?? false,
     anyLab: submission.anyLab ?? false,
     ...(dob && key ? { dob: await sealDob(dob, key) } : {}),
-    ...(submission.webhook ? { webhook: submission.webhook } : {}),
+    ...(webhook ? { webhook } : {}),
   };
   // The copy is written before the job exists, so a worker in another process never claims a job whose
   // file is not there yet.
   const dedupe = submission.dedupe ?? true;
-  // A copy whose job was never stored (disk full, store locked) would stay in uploads/ with its PHI.
-  const job = await keepUnlessFails(engine.blobs, file, submission.pdf, () =>
-    engine.enqueue(LAB_EXTRACT, payload, {
-      id,
-      ...(submission.owner ? { owner: submission.owner } : {}),
-      ...(dedupe === false
-        ? {}
-        : {
-            idempotencyKey:
-              dedupe === true
-                ? idempotencyKey(submission, dob && key ? dobTag(dob, key) : '')
-                : `caller:${dedupe.key}`,
-          }),
-    }),
-  );
-  if (job.id !== id) await engine.blobs.delete(file);
+  let job: JobRecord;
+  try {
+    // A copy whose job was never stored (disk full, store locked) would stay in uploads/ with its PHI.
+    job = await keepUnlessFails(engine.blobs, file, submission.pdf, () =>
+      engine.enqueue(LAB_EXTRACT, payload, {
+        id,
+        ...(submission.owner ? { owner: submission.owner } : {}),
+        ...(dedupe === false
+          ? {}
+          : {
+              idempotencyKey:
+                dedupe === true
+                  ? idempotencyKey(submission, dob && key ? dobTag(dob, key) : '')
+                  : `caller:${dedupe.key}`,
+            }),
+      }),
+    );
+  } catch (error) {
+    await forgetTarget(files, webhook).catch(() => {});
+    throw error;
+  }
+  if (job.id !== id) {
+    // The existing job keeps its own copy and webhook URL; this one's were never used.
+    await engine.blobs.delete(file);
+    await forgetTarget(files, webhook);
+  }
   return job;
 }
 
@@ -187,7 +210,13 @@ export function labExtractKind(opts: LabKindOptions): JobKind {
     // One retry, for a crashed thread or a worker that died; a bad document fails permanently at once.
     maxAttempts: 2,
     backoff: { baseMs: 500, maxMs: 5_000 },
-    blobs: { prefix: 'uploads/', owner: (key) => UPLOAD_KEY.exec(key)?.[1] },
+    // The upload goes with the job; a sealed webhook URL is read by the webhook that follows it, so it is
+    // named here only to keep `assay jobs prune` from deleting it while the job may still run.
+    blobs: {
+      prefix: 'uploads/',
+      owner: (key) => UPLOAD_KEY.exec(key)?.[1],
+      live: (job) => targetBlobs((job.payload as LabExtractPayload).webhook),
+    },
     handler: (payload, ctx) => runLabJob(payload as LabExtractPayload, ctx, blobs, opts.home),
     // The copy is deleted once the job's end is committed, never by the handler itself: a handler that
     // deleted it and then lost its lease (or died before the commit) left the next attempt upload_missing.

@@ -1,5 +1,6 @@
 import { blobKeys } from '../../blobs/store.js';
 import { type AttemptResult, redactUrl } from '../../delivery/http.js';
+import { openStoredUrl } from '../../delivery/sealed-url.js';
 import type { JobContext, JobKind, KeptBlobs } from '../../engine/registry.js';
 import type { JobOutcome } from '../../engine/types.js';
 import {
@@ -49,7 +50,7 @@ async function callbackTarget(
 ): Promise<CallbackTarget | AttemptResult> {
   const cb = p.callback;
   if (!cb) return missing('DeliveryMisconfigured', 'This delivery has no callback_url.');
-  const url = cb.urlRef ? await readCredential(files, cb.urlRef) : cb.url;
+  const url = await openStoredUrl(files, cb.url, cb.urlRef);
   if (!url)
     return missing('CallbackUrlMissing', 'The callback URL is no longer stored; submit the report again.');
   const token = cb.credentialRef ? await readCredential(files, cb.credentialRef) : null;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { redactUrl } from '../../delivery/http.js';
+import { sealUrlSecrets } from '../../delivery/sealed-url.js';
 import type { Engine } from '../../engine/engine.js';
 import type { JobRecord } from '../../engine/types.js';
 import { sealJson } from '../../home-secrets.js';
@@ -54,16 +55,15 @@ export async function submitReport(
   const storage = config.storage_presigned_url;
   const storageRef = storage ? await saveCredential(files, storage) : null;
   // So may a callback URL be (`?token=...`): when it has more than its address, the same.
-  const callback = config.callback_url;
-  const callbackUrlRef =
-    callback && redactUrl(callback) !== callback ? await saveCredential(files, callback) : null;
+  const callback = config.callback_url ? await sealUrlSecrets(files, config.callback_url) : null;
+  const callbackUrlRef = callback?.ref ?? null;
   const payload: ReportJobPayload = {
     variant: parsed.variant,
     request: sealJson(storableRequest(parsed.request), await requestKey(opts.home)),
     configuration: {
       ...withoutToken(config),
       ...(storage ? { storage_presigned_url: redactUrl(storage) } : {}),
-      ...(callbackUrlRef && callback ? { callback_url: redactUrl(callback) } : {}),
+      ...(callback ? { callback_url: callback.url } : {}),
     },
     reportDir: reportDir(opts.home),
     credentialRef,
