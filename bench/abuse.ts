@@ -48,11 +48,12 @@ async function upload(url: string, key: string, pdf: Buffer): Promise<string> {
   return ((await res.json()) as { jobId: string }).jobId;
 }
 
+/** The job's final status, with its error code when it failed (`failed document_too_complex`). */
 async function settle(url: string, key: string, id: string): Promise<string> {
   for (;;) {
     const res = await fetch(`${url}/extraction/lab/status/${id}`, { headers: { 'x-api-key': key } });
-    const { status } = (await res.json()) as { status: string };
-    if (TERMINAL.includes(status)) return status;
+    const { status, error } = (await res.json()) as { status: string; error?: { code: string } };
+    if (TERMINAL.includes(status)) return error ? `${status} ${error.code}` : status;
     await new Promise((r) => setTimeout(r, 100));
   }
 }
