@@ -7,7 +7,7 @@ import {
   rc4,
   rc4FileKey,
   userCheck,
-} from '../../../src/lab/pipeline/pdf/budget/decrypt.js';
+} from '../../../src/lab/pipeline/pdf/budget/pdf-crypto.js';
 
 /**
  * The ways one stream can hide a huge decoded size from a check that only knows plain Flate (issue #30
