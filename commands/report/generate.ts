@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { mkdirSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { Flags } from '@oclif/core';
@@ -104,7 +105,12 @@ export default class ReportGenerate extends EngineCommand<typeof ReportGenerate>
     const engine = await this.openEngine();
     const slots = { concurrency: this.flags.concurrency ?? defaultConcurrency(), leaseMs: leaseMsFromEnv() };
     const dir = this.flags.watch;
-    if (dir) return withWorkers(engine, slots, (workers) => this.watch(engine, dir, workers));
+    if (dir) {
+      const signal = await withWorkers(engine, { ...slots, onSignal: 'report' }, (workers) =>
+        this.watch(engine, dir, workers),
+      );
+      process.exit(signalExitCode(signal));
+    }
     return withWorkers(engine, { ...slots, onSignal: 'report' }, async (workers) => {
       // The in-process worker delivers: say why a delivery got no answer (DNS, refused, timeout).
       const stopFailures = printDeliveryFailures(onDeliveryFailure, (line) => this.logToStderr(line));
@@ -210,7 +216,8 @@ export default class ReportGenerate extends EngineCommand<typeof ReportGenerate>
     return path;
   }
 
-  private async watch(engine: Engine, dir: string, workers: RunningWorkers): Promise<never> {
+  /** Until Ctrl-C (or SIGTERM): then closes the watcher, says so, and gives the signal for the exit code. */
+  private async watch(engine: Engine, dir: string, workers: RunningWorkers): Promise<NodeJS.Signals> {
     // chokidar only for --watch: a one-off run does not pay for it.
     const { watchRequests } = await import('../../src/report/job/watch.js');
     const watcher = watchRequests(engine, {
@@ -224,6 +231,9 @@ export default class ReportGenerate extends EngineCommand<typeof ReportGenerate>
     workers.beforeClose(() => watcher.close());
     await watcher.ready;
     process.stderr.write(`Watching ${dir} for report requests; Ctrl-C to stop.\n`);
-    return new Promise<never>(() => {});
+    if (!workers.signal.aborted) await once(workers.signal, 'abort');
+    const received = workers.received() ?? 'SIGINT';
+    process.stderr.write(`Stopped (${received}); requests still queued are picked up by the next watch.\n`);
+    return received;
   }
 }

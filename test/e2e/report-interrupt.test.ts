@@ -4,7 +4,7 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -63,4 +63,42 @@ describe('report generate, interrupted', () => {
       }
     });
   }
+});
+
+describe('report generate --watch, interrupted', () => {
+  const home = tmpHome('assay-e2e-report-watch-');
+  afterAll(() => home.cleanup());
+
+  it('renders a request dropped into the folder, then stops on SIGINT with 130 and says so', {
+    timeout: 90_000,
+  }, async () => {
+    const inbox = join(home.dir, 'inbox');
+    const out = join(home.dir, 'out');
+    mkdirSync(inbox);
+    const child = spawn(
+      process.execPath,
+      [join(ROOT, 'bin/run.js'), 'report', 'generate', '--watch', inbox, '--out', out],
+      { env: { ...process.env, NO_COLOR: '1', ASSAY_HOME: home.dir }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
+    const until = async (test: () => boolean) => {
+      for (let i = 0; i < 600 && !test(); i++) await new Promise((r) => setTimeout(r, 100));
+      expect(test(), stderr).toBe(true);
+    };
+    try {
+      await until(() => stderr.includes('Watching'));
+      const request = readFileSync(join(ROOT, 'fixtures/reports/full-required-only.json'), 'utf8');
+      writeFileSync(join(inbox, 'one.json'), request);
+      await until(() => existsSync(out) && readdirSync(out).some((f) => f.endsWith('.pdf')));
+      child.kill('SIGINT');
+      const [exit] = (await once(child, 'exit')) as [number | null];
+      expect(exit, stderr).toBe(130);
+      expect(stderr).toContain('Stopped (SIGINT)');
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
 });
