@@ -113,6 +113,24 @@ describe('detectPhi on labelled fields and shapes', () => {
     expect(textOf(scan.redacted)).not.toMatch(/HMH-00731958|CV25-0314-0877|5528710/);
   });
 
+  it('finds an identifier whose label is a cell of its own, its colon lost or printed apart', () => {
+    const scan = detectPhi(
+      layoutOf(
+        ['Sample No', 't XY1234567Q', 'Collec.Date'],
+        ['UHID', ': ABCD.12345678'],
+        ['Lab ID:', 'L-99881'],
+      ),
+    );
+    expect(scan.kinds).toEqual(['accession_number', 'medical_record_number']);
+    expect(textOf(scan.redacted)).not.toMatch(/XY1234567Q|ABCD\.12345678|L-99881/);
+  });
+
+  it('takes no bare label for one without digits beside it, nor any bare name label', () => {
+    const scan = detectPhi(layoutOf(['Sample No', 'Serum'], ['Name', 'Result', 'Unit']));
+    expect(scan.kinds).toEqual([]);
+    expect(textOf(scan.redacted)).toContain('Serum');
+  });
+
   it('finds a physician printed under an empty label in the same column', () => {
     const scan = detectPhi(layoutOf(['Sex: M', 'Ordering Physician:'], ['Age: 40', 'GREAVES, ALAN P']));
     expect(scan.kinds).toContain('physician_name');

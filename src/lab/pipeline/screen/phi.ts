@@ -89,12 +89,12 @@ const LABELS: Array<[RegExp, PhiKind]> = [
   [/^(?:dob|d\.o\.b\.?|date of birth|birth ?date|fecha de nacimiento)$/, 'date_of_birth'],
   [/^(?:ssn|social security(?: number| no\.?| #)?)$/, 'ssn'],
   [
-    /^(?:mrn|medical record(?: number| no\.?| #)?|med rec(?: #| no\.?)?|chart(?: #| no\.?))$/,
+    /^(?:mrn|uhid|medical record(?: number| no\.?| #)?|med rec(?: #| no\.?)?|chart(?: #| no\.?))$/,
     'medical_record_number',
   ],
   [/^(?:patient (?:id|#|no\.?|number)|pt(?:\.)? id)$/, 'patient_id'],
   [
-    /^(?:accession(?: #| no\.?| number| id)?|requisition(?: #| no\.?| number)?|control (?:id|#|no\.?)|lab ref(?: #| no\.?)?|order (?:#|no\.?|number|id))$/,
+    /^(?:accession(?: #| no\.?| number| id)?|requisition(?: #| no\.?| number)?|control (?:id|#|no\.?)|lab ref(?: #| no\.?)?|order (?:#|no\.?|number|id)|(?:sample|lab|reg(?:istration)?|visit) (?:#|no\.?|number|id))$/,
     'accession_number',
   ],
   [/^(?:specimen(?: id| #| no\.?| number)?)$/, 'specimen_id'],
@@ -170,6 +170,24 @@ function findLabelled(lines: readonly Line[], index: number): Finding[] {
       if (acceptValue(kind, cleaned)) out.push({ kind, value: cleaned });
     }
   }
+  return [...out, ...findBareLabelled(line)];
+}
+
+/**
+ * "Sample No | AG1234": an identifier's label as a cell of its own with no colon (a scan drops a colon
+ * printed apart as a speck; some layouts print it in a column of its own), its value the next cell.
+ * Only identifiers and dates of birth, whose values must carry digits: a bare word such as "Name" is as
+ * often a column heading as a label.
+ */
+function findBareLabelled(line: Line): Finding[] {
+  const out: Finding[] = [];
+  line.cells.forEach((cell, i) => {
+    const kind = labelKind(cell.text.replace(/\s*:\s*$/, ''));
+    const next = line.cells[i + 1];
+    if (!kind || isNameKind(kind) || !next || (cell.text.includes(':') && !/:\s*$/.test(cell.text))) return;
+    const value = next.text.replace(/^\s*:\s*/, '').trim();
+    if (/\d/.test(value) && acceptValue(kind, value)) out.push({ kind, value });
+  });
   return out;
 }
 
