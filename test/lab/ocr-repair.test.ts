@@ -21,6 +21,14 @@ describe('repairOcrWord', () => {
     ['ug/db', 'ug/dL'],
     ['£L', 'fL'],
     ['x1l0E6/uL', 'x10E6/uL'],
+    // A section sign is a 5 whose tail OCR read: only inside a number.
+    ['§00', '500'],
+    ['§80.80', '580.80'],
+    ['1§0', '150'],
+    // A power of ten no count has, one superscript digit from one it has.
+    ['x10²²/l', 'x10¹²/l'],
+    ['x10²²/I', 'x10¹²/l'],
+    ['10¹⁹/L', '10¹²/L'],
   ])('repairs %j to %j and says so', (word, text) => {
     expect(repairOcrWord(word)).toEqual({ text, repaired: true });
   });
@@ -39,6 +47,12 @@ describe('repairOcrWord', () => {
     ['<1'],
     ['<a'],
     ['l'],
+    ['§'],
+    ['§ 4.2'],
+    ['x10¹²/L'],
+    ['x10⁹/L'],
+    // 10⁹⁹ is no count's unit, but no one digit makes it one.
+    ['x10⁹⁹/L'],
   ])('leaves %j as it is', (word) => {
     expect(repairOcrWord(word)).toEqual({ text: word, repaired: false });
   });

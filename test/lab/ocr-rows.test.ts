@@ -96,6 +96,36 @@ describe('OCR rows put right against the catalogues', () => {
     ]);
   });
 
+  it('reads a slash read as a letter ("jul", "ful") and "%" with a speck after it ("%o"), flagged', () => {
+    const unit = (resultUnit: string, ocr = true): ParsedRow => ({ ...row('WBC', ocr), resultUnit });
+    const panels: ParsedPanel[] = [
+      {
+        panelName: 'P',
+        pageNumber: 2,
+        rows: [
+          unit('jul'),
+          unit('Jul'),
+          unit('ful'),
+          unit('%o'),
+          unit('fL'),
+          unit('jul', false),
+          unit('%oo'),
+        ],
+      },
+    ];
+    const flags = repairOcrRows(panels);
+    expect(panels[0]?.rows.map((r) => [r.resultUnit, r.ocr?.repaired])).toEqual([
+      ['/uL', true],
+      ['/uL', true],
+      ['/uL', true],
+      ['%', true],
+      ['fL', false],
+      ['jul', undefined],
+      ['%oo', false],
+    ]);
+    expect(flags.map((f) => [f.code, f.pageNumber])).toEqual(Array(4).fill(['ocr_repaired', 2]));
+  });
+
   it("gives Quest's '< OR = 5' bounds back the spaces OCR drops", () => {
     const bound = (referenceRangeText: string, ocr = true): ParsedRow => ({
       ...row('WBC', ocr),

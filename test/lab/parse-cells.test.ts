@@ -18,6 +18,22 @@ describe('splitFlag', () => {
     ['87', '87', null],
     // A lone word is the value: blood group A is no flag.
     ['A', 'A', null],
+    // Bracketed flags, as printed and as a scan reads their brackets, are the letter they hold.
+    ['27.20 [L]', '27.20', 'L'],
+    ['9 (L)', '9', 'L'],
+    ['10560 (H)', '10560', 'H'],
+    ['3.19 [LJ', '3.19', 'L'],
+    ['6.9 [lL]', '6.9', 'L'],
+    ['5.1 (L', '5.1', 'L'],
+    ['140 [H)', '140', 'H'],
+    ['140 {H]', '140', 'H'],
+    ['2.1 [LL]', '2.1', 'LL'],
+    ['14.1 ↑', '14.1', 'H'],
+    ['3.2 ↓', '3.2', 'L'],
+    // Brackets that hold no flag letter, or two different ones, are left with the value.
+    ['4.2 [HL]', '4.2 [HL]', null],
+    ['12 (calc)', '12 (calc)', null],
+    ['6.0 (Y]', '6.0 (Y]', null],
   ])('%j -> value %j, flag %j', (text, value, flag) => {
     expect(splitFlag(text)).toEqual({ value, flag });
   });
@@ -107,6 +123,9 @@ describe('cellKind', () => {
     ['>=30.5', 'bounded'],
     ['0.0-1.2', 'interval'],
     ['65 H', 'valueFlag'],
+    ['27.20 [L]', 'valueFlag'],
+    ['3.19 [LJ', 'valueFlag'],
+    ['(L)', 'flag'],
     ['<1.0 L', 'valueFlag'],
     ['High', 'flag'],
     ['10-50 nmol/L', 'rangeUnit'],

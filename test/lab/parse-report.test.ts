@@ -618,3 +618,34 @@ function withoutBoxes(report: ReturnType<typeof parseReport>) {
     panels: report.panels.map((p) => ({ ...p, rows: p.rows.map(({ bbox: _bbox, ...row }) => row) })),
   };
 }
+
+describe('parseReport: a scanned report of another laboratory', () => {
+  const layout = doc(
+    page(
+      1,
+      // An identifier's label whose colon a scan dropped, beside a date label: no row.
+      line(80, [40, 'Sample No'], [150, 'XX0000001Z'], [340, 'Collec.Date'], [425, 'QQ 4s']),
+      line(100, [40, 'Test'], [230, 'Result'], [330, 'Unit'], [430, 'Biological Ref. Range']),
+      line(112, [40, 'Total R.B.C. Count'], [230, '3.19 [LJ'], [330, 'mill/cmm'], [430, '4.5-5.5']),
+      line(124, [40, 'Haematocrit'], [230, '27.20 [L]'], [330, '%'], [430, '40.0-50.0']),
+      line(136, [40, 'Total W.B.C. Count'], [230, '10560 (H)'], [330, '/uL'], [430, '4000-10000']),
+      line(148, [40, 'Basophils'], [230, '9'], [250, '(L)'], [330, '%'], [430, '0-1']),
+      line(160, [40, 'RBC MORPHOLOGY'], [230, 'Normocytic Normochromic']),
+      line(172, [40, 'PLATELETS'], [230, 'Adequate']),
+      line(184, [40, 'HEMOPARASITES'], [230, 'Nil']),
+    ),
+  );
+
+  it('reads bracketed flags apart from the value, and the words a blood smear is reported in', () => {
+    const report = parseReport(layout, 'generic');
+    expect(report.panels.flatMap((p) => p.rows.map((r) => [r.biomarker, r.resultValue, r.flag]))).toEqual([
+      ['Total R.B.C. Count', '3.19', 'L'],
+      ['Haematocrit', '27.20', 'L'],
+      ['Total W.B.C. Count', '10560', 'H'],
+      ['Basophils', '9', 'L'],
+      ['RBC MORPHOLOGY', 'Normocytic Normochromic', null],
+      ['PLATELETS', 'Adequate', null],
+      ['HEMOPARASITES', 'Nil', null],
+    ]);
+  });
+});

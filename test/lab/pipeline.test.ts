@@ -282,6 +282,51 @@ describe('OCR layout from tesseract hOCR', () => {
     expect(page.items.map((i) => i.str)).toEqual(['GLUCOSE', '120', 'H', 'NORMAL']);
   });
 
+  it('keeps the dash of a range printed with spaces, which alone would be dropped as a speck', () => {
+    const page = pageFromHocr(
+      hocr([
+        word(text('EOSINOPHILS', 150), 96),
+        word(text('36', 1000), 96),
+        word(text('20', 1500), 90),
+        word(text('-', 1560), 66),
+        word(text('§00', 1600), 82),
+      ]),
+      1,
+    );
+    expect(page.lines[0]?.cells.map((c) => c.text)).toEqual(['EOSINOPHILS', '36', '20 - 500']);
+  });
+
+  it('drops a dash that joins no two numbers', () => {
+    const page = pageFromHocr(
+      hocr([word(text('Method', 150), 96), word(text('-', 300), 90), word(text('Calculated', 340), 90)]),
+      1,
+    );
+    expect(page.items.map((i) => i.str)).toEqual(['Method', 'Calculated']);
+  });
+
+  it("writes a power of ten's raised exponent as the superscript it is, and puts right one no count has", () => {
+    // "x10" on the baseline, the exponent 16 px tall with its bottom 12 px above it.
+    const power = (exponent: string, left: number, rest: string): Char[] => [
+      ...text('x10', left),
+      ...[...exponent].map((d, i): Char => [d, left + 60 + 14 * i, 600, left + 72 + 14 * i, 616, 98]),
+      ...text(rest, left + 60 + 14 * exponent.length),
+    ];
+    const read = (exponent: string, rest: string) =>
+      pageFromHocr(hocr([word(text('RBC', 150), 96), word(power(exponent, 1000, rest), 96)]), 1).items.map(
+        (i) => i.str,
+      );
+    expect(read('9', '/L')).toEqual(['RBC', 'x10⁹/L']);
+    expect(read('3', '/ul')).toEqual(['RBC', 'x10³/ul']);
+    // 10²² is no count's unit; one digit off, 10¹² is.
+    expect(read('22', '/l')).toEqual(['RBC', 'x10¹²/l']);
+    // On the baseline, the digits are read as printed.
+    expect(
+      pageFromHocr(hocr([word(text('RBC', 150), 96), word(text('x109/L', 1000), 96)]), 1).items.map(
+        (i) => i.str,
+      ),
+    ).toEqual(['RBC', 'x109/L']);
+  });
+
   it('drops an underline read as underscores glued to a word', () => {
     const page = pageFromHocr(hocr([word(text('THEODORE', 150), 96), word(text('R-__', 400), 80)]), 1);
     expect(page.items.map((i) => i.str)).toEqual(['THEODORE', 'R']);

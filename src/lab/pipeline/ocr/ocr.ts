@@ -135,17 +135,13 @@ export function pageFromHocr(hocr: string, pageNumber: number, dpi = RASTER_DPI)
   const words: OcrWord[] = [];
   parsed.lines.forEach((line, n) => {
     const size = body !== null && Math.abs(line.size - body) <= SAME_SIZE * body ? body : line.size;
-    line.words.forEach((word, w) => {
-      const afterName = continuesName(line.words[w - 1], word, line);
+    line.words.forEach((word, at) => {
+      const afterName = continuesName(line.words[at - 1], word, line);
       for (const part of splitRaised(word, line, afterName).flatMap((p) => splitFlagLetter(p, line))) {
-        const text = withoutRules(
-          part.chars
-            .map((c) => c.text)
-            .join('')
-            .trim(),
-        );
+        const text = withoutRules(withPowers(part, line).trim());
         const conf = Math.min(...part.chars.map((c) => c.conf));
-        if (text === '' || conf < MIN_CONFIDENCE || (!part.raised && isSpeck(text))) continue;
+        const rangeDash = isRangeDash(text, line.words[at - 1], line.words[at + 1], line.size);
+        if (text === '' || conf < MIN_CONFIDENCE || (!part.raised && isSpeck(text) && !rangeDash)) continue;
         const box = boxOf(part.chars);
         const [left, top] = [box.left, box.top];
         const [w, h] = [box.right - box.left, box.bottom - box.top];
@@ -258,6 +254,26 @@ function splitFlagLetter(part: Part, line: HocrLine): Part[] {
   ];
 }
 
+const SUPERSCRIPTS = '⁰¹²³⁴⁵⁶⁷⁸⁹';
+/** A power of ten opening a unit: `x10`, `×10` or `10`, then the exponent, then the rest of the unit. */
+const POWER_UNIT = /^([x×X]?10)(\d{1,2})(?=[/\p{L}]|$)/u;
+
+/**
+ * A part's text, with the exponent of a power of ten printed raised (`x10³/µl`, `x10⁹/L`) written as the
+ * superscript it is: read as plain digits, `x10³` would say `x103`, a thousand times more.
+ */
+function withPowers(part: Part, line: HocrLine): string {
+  const text = part.chars.map((c) => c.text).join('');
+  const power = part.raised || part.chars.some((c) => c.text.length !== 1) ? null : POWER_UNIT.exec(text);
+  if (!power) return text;
+  const [base = '', exponent = ''] = [power[1], power[2]];
+  const digits = part.chars.slice(base.length, base.length + exponent.length);
+  const baseRaised = part.chars.slice(0, base.length).some((c) => isRaisedChar(c, line));
+  if (baseRaised || !digits.every((c) => isRaisedChar(c, line))) return text;
+  const raised = [...exponent].map((d) => SUPERSCRIPTS[Number(d)] ?? d).join('');
+  return base + raised + text.slice(base.length + exponent.length);
+}
+
 function isRaisedChar(c: HocrChar, line: HocrLine): boolean {
   if (NEVER_RAISED.test(c.text)) return false;
   const lift = line.baselineAt((c.box.left + c.box.right) / 2) - c.box.bottom;
@@ -294,6 +310,30 @@ function withoutRules(text: string): string {
  */
 function isSpeck(text: string): boolean {
   return !/[\p{L}\p{Nd}%<>+]/u.test(text);
+}
+
+/** The bounds either side of a range's dash are at most this many font sizes apart. */
+const RANGE_DASH_GAP = 2;
+const BOUND_WORD = /^[<>]?[\dOoIl|S§]*\d[\dOoIl|S§.,]*$/;
+
+/**
+ * `20 - 500`: the dash of a range printed with spaces is a word of its own, which would be dropped as a
+ * speck, leaving two numbers where one range was printed. A dash kept is one between two numbers (as read,
+ * or with digits OCR confuses), close to both.
+ */
+function isRangeDash(
+  text: string,
+  before: HocrWord | undefined,
+  after: HocrWord | undefined,
+  size: number,
+): boolean {
+  if (!/^[-\u2010-\u2015~]$/u.test(text) || !before || !after) return false;
+  const word = (w: HocrWord): string => w.chars.map((c) => c.text).join('');
+  return (
+    BOUND_WORD.test(word(before)) &&
+    BOUND_WORD.test(word(after)) &&
+    after.box.left - before.box.right <= RANGE_DASH_GAP * size
+  );
 }
 
 interface OcrWord {

@@ -1,8 +1,9 @@
 /**
  * Repairs of OCR misreadings, made only where one reading is possible: a unit the catalogue does not know
- * that becomes one it knows when a look-alike character is swapped (`mg/0L` -> `mg/dL`), and a number
- * with letters that look like digits (`1O4` -> `104`, `l.5` -> `1.5`). A repaired word is marked, and the
- * row it ends up in is flagged, so no guessed value passes silently.
+ * that becomes one it knows when a look-alike character is swapped (`mg/0L` -> `mg/dL`), a number with
+ * letters or marks that look like digits (`1O4` -> `104`, `l.5` -> `1.5`, `§00` -> `500`), and a power of
+ * ten no count is reported in, one digit from one that is (`x10²²/l` -> `x10¹²/l`). A repaired word is
+ * marked, and the row it ends up in is flagged, so no guessed value passes silently.
  */
 import { normaliseUnit } from '../../../terminology/ucum.js';
 
@@ -22,8 +23,17 @@ const UNIT_LOOKALIKES: ReadonlyArray<readonly [RegExp, string]> = [
   // A stroke read twice ("x1l0E6/uL"): the copy is dropped.
   [/(?<=1)[lI|]|[lI|](?=1)/g, ''],
 ];
-/** Letters that stand for digits inside a number. */
-const DIGIT_LOOKALIKES: Record<string, string> = { O: '0', o: '0', D: '0', I: '1', l: '1', '|': '1', S: '5' };
+/** Letters and marks that stand for digits inside a number (a section sign is a 5 with its tail read). */
+const DIGIT_LOOKALIKES: Record<string, string> = {
+  O: '0',
+  o: '0',
+  D: '0',
+  I: '1',
+  l: '1',
+  '|': '1',
+  S: '5',
+  '§': '5',
+};
 const NUMBER = /^[<>]?\d+(?:\.\d+)?$/;
 
 export interface Repair {
@@ -32,7 +42,34 @@ export interface Repair {
 }
 
 export function repairOcrWord(word: string): Repair {
+  const power = repairPower(word);
+  // "x10²²/I": the exponent, and then the unit after it.
+  if (power) return { text: repairUnit(power.text)?.text ?? power.text, repaired: true };
   return repairNumber(word) ?? repairUnit(word) ?? { text: word, repaired: false };
+}
+
+const SUPERSCRIPTS = '⁰¹²³⁴⁵⁶⁷⁸⁹';
+/** `x10²²/l`: a unit opening with a power of ten, its exponent in superscript digits (ocr.ts). */
+const POWER = /^([x×X]?10)([⁰¹²³⁴⁵⁶⁷⁸⁹]{2})(?=[/\p{L}])/u;
+/** The powers of ten counts are reported in (per litre or per microlitre). */
+const COUNT_EXPONENTS = ['³', '⁶', '⁹', '¹²'];
+
+/**
+ * A count's unit with an exponent no count has (above 12: `x10²²/l`), where changing one of its digits
+ * gives exactly one exponent counts are reported in (`x10¹²/l`): a superscript 1 is a short stroke OCR
+ * reads as other digits.
+ */
+function repairPower(word: string): Repair | null {
+  const power = POWER.exec(word);
+  if (!power) return null;
+  const [base = '', exponent = ''] = [power[1], power[2]];
+  const value = Number([...exponent].map((d) => SUPERSCRIPTS.indexOf(d)).join(''));
+  if (value <= 12) return null;
+  const near = COUNT_EXPONENTS.filter(
+    (e) => e.length === exponent.length && [...e].filter((d, i) => d !== exponent[i]).length === 1,
+  );
+  if (near.length !== 1) return null;
+  return { text: base + near[0] + word.slice(base.length + exponent.length), repaired: true };
 }
 
 /**
@@ -44,8 +81,8 @@ function repairNumber(word: string): Repair | null {
   if (/^\d+:\d$/.test(word)) return { text: word.replace(':', '.'), repaired: true };
   if (/^[<>]=?[OIl|]$/.test(word))
     return { text: word.slice(0, -1) + lookalikeDigit(word.slice(-1)), repaired: true };
-  if (!/\d/.test(word) || !/^[<>]?[\dOoDIl|S.]+$/.test(word) || NUMBER.test(word)) return null;
-  const text = word.replace(/[OoDIl|S]/g, (ch) => DIGIT_LOOKALIKES[ch] ?? ch);
+  if (!/\d/.test(word) || !/^[<>]?[\dOoDIl|S§.]+$/.test(word) || NUMBER.test(word)) return null;
+  const text = word.replace(/[OoDIl|S§]/g, (ch) => DIGIT_LOOKALIKES[ch] ?? ch);
   return NUMBER.test(text) ? { text, repaired: true } : null;
 }
 

@@ -5,7 +5,7 @@
  * and a unit printed under "Reference Interval" is still a unit.
  */
 import { normaliseUnit } from '../../../terminology/ucum.js';
-import { isFlag } from './flags.js';
+import { flagText, isFlag } from './flags.js';
 import { splitRangeAndUnit } from './range-unit.js';
 
 export type CellKind =
@@ -49,9 +49,12 @@ export function cellKind(text: string): CellKind {
   return 'text';
 }
 
-/** Words results are reported in: qualitative findings, colours, clarity, blood groups. */
+/**
+ * Words results are reported in: qualitative findings, colours, clarity, blood groups, and a blood smear's
+ * findings ("Nil", "Adequate", "Normocytic Normochromic").
+ */
 export const QUALITATIVE =
-  /^(?:(?:non[- ]?)?reactive|negative|positive|neg|pos|detected|not detected|none detected|none seen|not seen|equivocal|indeterminate|inconclusive|borderline|normal|abnormal|trace|few|many|rare|occasional|moderate|small|large|present|absent|immune|non[- ]?immune|see (?:note|below|comment)|not reported|pending|cancelled|tnp|qns|yellow|light yellow|dark yellow|straw|amber|orange|red|brown|colorless|clear|slightly cloudy|cloudy|hazy|turbid|(?:a|b|ab|o)(?: (?:pos|neg|positive|negative|rh\+|rh-))?|rh (?:positive|negative)|no growth|growth|normal flora|intermediate|low|high|not applicable|n\/a|not calculated|not given|[\w()]+ (?:positive|negative))(?:\s*\(.*\))?$/i;
+  /^(?:(?:non[- ]?)?reactive|negative|positive|neg|pos|detected|not detected|none detected|none seen|not seen|equivocal|indeterminate|inconclusive|borderline|normal|abnormal|trace|few|many|rare|occasional|moderate|small|large|present|absent|immune|non[- ]?immune|see (?:note|below|comment)|not reported|pending|cancelled|tnp|qns|yellow|light yellow|dark yellow|straw|amber|orange|red|brown|colorless|clear|slightly cloudy|cloudy|hazy|turbid|(?:a|b|ab|o)(?: (?:pos|neg|positive|negative|rh\+|rh-))?|rh (?:positive|negative)|no growth|growth|normal flora|nil|adequate|inadequate|(?:normocytic|microcytic|macrocytic)(?: (?:normochromic|hypochromic))?|intermediate|low|high|not applicable|n\/a|not calculated|not given|[\w()]+ (?:positive|negative))(?:\s*\(.*\))?$/i;
 
 /** `65 H`, `<1.0 L`, `TRACE A`, `1246 High`: a value and its flag printed in one cell. */
 function isValueWithFlag(text: string): boolean {
@@ -78,7 +81,7 @@ export function splitValueUnit(text: string): ValueUnit | null {
   const m = /^([+-]?(?:\d+(?:,\d{3})*(?:\.\d+)?|\.\d+))\s+(\S.*?)(?:\s+(\S+))?$/.exec(text.trim());
   if (!m) return null;
   const [, value = '', rest = '', last] = m;
-  if (last !== undefined && isFlag(last) && isUnit(rest)) return { value, unit: rest, flag: last };
+  if (last !== undefined && isFlag(last) && isUnit(rest)) return { value, unit: rest, flag: flagText(last) };
   const whole = last === undefined ? rest : `${rest} ${last}`;
   return isUnit(whole) ? { value, unit: whole, flag: null } : null;
 }

@@ -5,6 +5,8 @@
  *   exactly one single-character swap gives a name the LOINC catalogue knows by its exact spelling, or
  *   with a footnote mark read into their last letter ("Phosphatase7"); each such row is flagged with its
  *   page;
+ * - units the catalogue does not know that one look-alike swap makes known ("jul" for "/ul", "AIU/mL"),
+ *   or "%" with a speck read after it ("%o"); each such row is flagged with its page;
  * - units the unit catalogue knows but for case and spacing ("X10E 3/uL", "fl"), written as the catalogue
  *   spells them. The catalogue matches units without case or spaces, so the unit and its UCUM code are
  *   the same before and after: nothing is guessed, and nothing is flagged;
@@ -45,11 +47,19 @@ const UNIT_LOOKALIKES: ReadonlyArray<readonly [string, string]> = [
   ['t', 'L'],
   ['0', 'd'],
   ['O', 'd'],
+  // A slash read as the letter its stroke looks like ("jul", "Jul", "ful" for "/ul").
+  ['j', '/'],
+  ['J', '/'],
+  ['f', '/'],
 ];
 
+/** "%o", "%0", "%." for "%": a speck or the cell's rule read after the sign. */
+const PERCENT_SPECK = /^%[o0°.,'`’]$/;
+
 /**
- * A unit the catalogue does not know, read across words ("x1OE 3/uL", "ulU/mL", "/npf"), becomes the one
- * unit it knows that a single look-alike swap gives; none or several: left as read. Flagged.
+ * A unit the catalogue does not know, read across words ("x1OE 3/uL", "ulU/mL", "/npf", "jul"), becomes the
+ * one unit it knows that a single look-alike swap gives; none or several: left as read. "%o" is "%" with a
+ * speck read after it. Flagged.
  */
 function repairUnits(panels: readonly ParsedPanel[]): ValidationFlag[] {
   spellings ??= new Map(staticMapEntries().map((e) => [unitKey(e.printed), e.printed]));
@@ -58,7 +68,9 @@ function repairUnits(panels: readonly ParsedPanel[]): ValidationFlag[] {
   for (const row of panels.flatMap((panel) => panel.rows)) {
     if (!row.ocr || row.resultUnit === null || known.has(unitKey(row.resultUnit))) continue;
     const read = row.resultUnit.replace(/\s+/g, '');
-    const readings = swaps(read, UNIT_LOOKALIKES).filter((v) => known.has(unitKey(v)));
+    const readings = PERCENT_SPECK.test(read)
+      ? ['%']
+      : swaps(read, UNIT_LOOKALIKES).filter((v) => known.has(unitKey(v)));
     const [reading] = readings;
     if (reading === undefined || new Set(readings.map(unitKey)).size !== 1) continue;
     row.resultUnit = reading;

@@ -10,12 +10,13 @@ import {
   type CellKind,
   cellKind,
   isRangeKind,
+  isUnit,
   isValueKind,
   QUALITATIVE,
   splitValueUnit,
   startsName,
 } from './cell-kind.js';
-import { isFlag, splitFlag } from './flags.js';
+import { flagText, isFlag, splitFlag } from './flags.js';
 import { type ColumnRole, roleAt, type TableHeader } from './header.js';
 import type { LineView } from './line.js';
 import { splitRangeAndUnit } from './range-unit.js';
@@ -165,7 +166,7 @@ function readByKind(text: string, kind: CellKind, role: ColumnRole | null, draft
     case 'flag':
       // A lone "A" where the result goes is a result (ABO group A), not the abnormal flag.
       if (text === 'A' && role === 'value' && draft.value === null) draft.value = text;
-      else draft.flag ??= text;
+      else draft.flag ??= flagText(text);
       return;
     case 'valueFlag': {
       if (draft.value !== null) {
@@ -304,7 +305,8 @@ function plausibleValue(value: string, range: string | null, unit: string | null
   // "Very High", "Borderline High": a category of a risk table, not a result.
   if (isFlag(value.split(/\s+/).at(-1) ?? '')) return false;
   const rangeReads = range !== null && (/\d/.test(range) || QUALITATIVE.test(range.trim()));
-  return unit !== null || rangeReads;
+  // "Collec.Date  BR 4s": a label whose colon a scan lost, beside words that are no unit, is no result.
+  return (unit !== null && isUnit(unit)) || rangeReads;
 }
 
 /**
@@ -320,7 +322,7 @@ function splitGlued(text: string): { value: string; flag: string | null; range: 
   const range = words.slice(hasFlag ? 2 : 1).join(' ');
   const kind = cellKind(range);
   if (kind !== 'interval' && kind !== 'bounded') return null;
-  return { value, flag: hasFlag ? (words[1] ?? null) : null, range };
+  return { value, flag: hasFlag ? flagText(words[1] ?? '') : null, range };
 }
 
 /** What OCR said of the cell that gave the row its value or unit: repaired, and how sure it was. */
