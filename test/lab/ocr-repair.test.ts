@@ -18,6 +18,8 @@ describe('repairOcrWord', () => {
     ['>=l', '>=1'],
     // The word is repaired as it is read, so the table reader sees a unit in the unit column.
     ['ulU/mL', 'uIU/mL'],
+    // "Nil" with its thin last letter lost.
+    ['Ni', 'Nil'],
     ['ug/db', 'ug/dL'],
     ['£L', 'fL'],
     ['x1l0E6/uL', 'x10E6/uL'],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { repairOcrRows } from '../../src/lab/pipeline/table/ocr-rows.js';
+import { joinsUnit, repairOcrRows, unitReading } from '../../src/lab/pipeline/table/ocr-rows.js';
 import type { ParsedPanel, ParsedRow } from '../../src/lab/types.js';
 
 const row = (biomarker: string, ocr = true): ParsedRow => ({
@@ -145,5 +145,18 @@ describe('OCR rows put right against the catalogues', () => {
       '3.4-10.8',
       '<OR =5',
     ]);
+  });
+
+  it('reads a unit the catalogue lacks but the normaliser knows only when the catalogue gives no reading', () => {
+    expect(unitReading('cellsfcumm')).toBe('cells/cumm');
+    expect(unitReading('jul')).toBe('/ul');
+    expect(unitReading('zzz')).toBeNull();
+  });
+
+  it('joins a wrapped unit only when the first part alone is no unit and the two together are', () => {
+    expect(joinsUnit('cellsfcum', 'm')).toBe(true);
+    expect(joinsUnit('cells/cumm', 'm')).toBe(false);
+    expect(joinsUnit('mg/dL', 'dL')).toBe(false);
+    expect(joinsUnit('zz', 'q')).toBe(false);
   });
 });

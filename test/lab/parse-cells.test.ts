@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cellKind } from '../../src/lab/pipeline/table/cell-kind.js';
 import { splitFlag } from '../../src/lab/pipeline/table/flags.js';
-import { columnRole } from '../../src/lab/pipeline/table/header.js';
+import { columnRole, isColumnLabel } from '../../src/lab/pipeline/table/header.js';
 import { splitRangeAndUnit } from '../../src/lab/pipeline/table/range-unit.js';
 
 describe('splitFlag', () => {
@@ -111,6 +111,22 @@ describe('columnRole', () => {
     expect(columnRole('87')).toBeNull();
     expect(columnRole('This result should be interpreted with the reference range in mind')).toBeNull();
   });
+});
+
+describe('isColumnLabel', () => {
+  it.each([
+    ['Reference Range'],
+    ['In Range'],
+    ['Out Of Range'],
+    ['Previous Result and Date'],
+    ['Abnormal Flag'],
+    ['Flag'],
+  ])('%s is a column label', (label) => expect(isColumnLabel(label)).toBe(true));
+
+  it.each([['ABNORMAL CELLS'], ['Glucose'], ['Test Name'], ['Result Interpretation Note Cells']])(
+    '%s is no column label',
+    (label) => expect(isColumnLabel(label)).toBe(false),
+  );
 });
 
 describe('cellKind', () => {

@@ -633,6 +633,8 @@ describe('parseReport: a scanned report of another laboratory', () => {
       line(160, [40, 'RBC MORPHOLOGY'], [230, 'Normocytic Normochromic']),
       line(172, [40, 'PLATELETS'], [230, 'Adequate']),
       line(184, [40, 'HEMOPARASITES'], [230, 'Nil']),
+      line(196, [40, 'WBC MORPHOLOGY'], [230, 'Neutrophilia']),
+      line(208, [40, 'ABNORMAL CELLS'], [230, 'Nil']),
     ),
   );
 
@@ -646,6 +648,36 @@ describe('parseReport: a scanned report of another laboratory', () => {
       ['RBC MORPHOLOGY', 'Normocytic Normochromic', null],
       ['PLATELETS', 'Adequate', null],
       ['HEMOPARASITES', 'Nil', null],
+      ['WBC MORPHOLOGY', 'Neutrophilia', null],
+      ['ABNORMAL CELLS', 'Nil', null],
+    ]);
+  });
+
+  it("joins a unit's end wrapped alone under the unit column to the unit above, only when that makes a unit", () => {
+    /** A line as OCR gives it: every word with tesseract's confidence. */
+    const read = (y: number, ...cells: CellSpec[]) =>
+      line(y, ...cells).map((item) => ({ ...item, confidence: 95 }));
+    const scanned = {
+      ...doc(
+        page(
+          1,
+          read(100, [40, 'Test'], [230, 'Result'], [330, 'Unit'], [430, 'Reference Range']),
+          read(112, [40, 'ABSOLUTE MONOCYTE COUNT'], [230, '436'], [330, 'cellsfcum'], [430, '200 - 1000']),
+          read(124, [40, 'Method Calculated'], [330, 'm']),
+          read(136, [40, 'ABSOLUTE BASOPHIL COUNT'], [230, '9'], [330, 'cells/cumm'], [430, '20 - 100']),
+          read(148, [40, 'Method Calculated'], [330, 'm']),
+          read(160, [40, 'PLATELET COUNT'], [230, '233'], [330, 'mg/dL'], [430, '150 - 410']),
+          read(172, [40, 'Method Impedance'], [330, 'dL']),
+        ),
+      ),
+      hasTextLayer: false,
+    };
+    const report = parseReport(scanned, 'generic');
+    expect(report.panels.flatMap((p) => p.rows.map((r) => [r.biomarker, r.resultUnit]))).toEqual([
+      ['ABSOLUTE MONOCYTE COUNT', 'cells/cumm'],
+      // A unit already whole takes nothing from the line under it.
+      ['ABSOLUTE BASOPHIL COUNT', 'cells/cumm'],
+      ['PLATELET COUNT', 'mg/dL'],
     ]);
   });
 });

@@ -264,6 +264,41 @@ describe('OCR layout from tesseract hOCR', () => {
     expect(view?.raised).toEqual(['01']);
   });
 
+  it('keeps a result word whole when its last letter sits high ("Ni" + a raised "l" is "Nil")', () => {
+    const high: Char = ['l', 1040, 598, 1048, 614, 95];
+    const page = pageFromHocr(
+      hocr([
+        word(text('PLATELETS', 150), 96),
+        word([...text('Ni', 1000), high], 90),
+        word(text('Glucose', 1300), 96),
+        word([['l', 1440, 598, 1448, 614, 95]], 90),
+      ]),
+      1,
+    );
+    expect(page.items.map((i) => [i.str, i.raised === true])).toEqual([
+      ['PLATELETS', false],
+      ['Nil', false],
+      ['Glucose', false],
+      ['l', true],
+    ]);
+  });
+
+  it('reads a word of letters set high a column away from the name as a cell, not a mark; "Ni" is "Nil"', () => {
+    const high = (s: string, left: number): Char[] =>
+      [...s].map((ch, i) => [ch, left + 14 * i, 598, left + 14 * i + 12, 614, 95] as Char);
+    const page = pageFromHocr(hocr([word(text('HEMOPARASITES', 150), 96), word(high('Ni', 1000), 90)]), 1);
+    expect(page.items.map((i) => [i.str, i.raised === true, i.repaired === true])).toEqual([
+      ['HEMOPARASITES', false, false],
+      ['Nil', false, true],
+    ]);
+    // Glued to the name (a space's distance), the same high letters are a mark.
+    const marked = pageFromHocr(hocr([word(text('Glucose', 150), 96), word(high('ab', 300), 90)]), 1);
+    expect(marked.items.map((i) => [i.str, i.raised === true])).toEqual([
+      ['Glucose', false],
+      ['ab', true],
+    ]);
+  });
+
   it("splits a flag set a space after its value from the value, never a word's own last letter", () => {
     // Quest's "120 H": tesseract reads one word when the flag sits close; a space is ~0.3 font sizes.
     const spaced = (s: string, flag: string, left: number): Char[] => [

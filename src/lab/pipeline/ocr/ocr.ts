@@ -137,7 +137,8 @@ export function pageFromHocr(hocr: string, pageNumber: number, dpi = RASTER_DPI)
     const size = body !== null && Math.abs(line.size - body) <= SAME_SIZE * body ? body : line.size;
     line.words.forEach((word, at) => {
       const afterName = continuesName(line.words[at - 1], word, line);
-      for (const part of splitRaised(word, line, afterName).flatMap((p) => splitFlagLetter(p, line))) {
+      const apart = standsApart(line.words[at - 1], word, line);
+      for (const part of splitRaised(word, line, afterName, apart).flatMap((p) => splitFlagLetter(p, line))) {
         const text = withoutRules(withPowers(part, line).trim());
         const conf = Math.min(...part.chars.map((c) => c.conf));
         const rangeDash = isRangeDash(text, line.words[at - 1], line.words[at + 1], line.size);
@@ -192,10 +193,20 @@ interface Part {
  * letters or more, no digit: "Glucose" + "01"), never from a number or unit ("1.73m2"); a word raised
  * whole is a mark on its own; raised quotes and specks at either end of any word are dropped.
  */
-function splitRaised(word: HocrWord, line: HocrLine, afterName: boolean): Part[] {
+function splitRaised(word: HocrWord, line: HocrLine, afterName: boolean, apart = false): Part[] {
   const raised = word.chars.map((c) => isRaisedChar(c, line));
   // "4." for a mark "01": a full stop or dash sits high or low by nature, so it decides nothing.
   const whole = word.chars.every((c, i) => raised[i] || NEVER_RAISED.test(c.text));
+  // A word of letters a column's width from the word before it marks nothing: it is a cell of its own
+  // (a result set high where the line's baseline bends), not a footnote mark.
+  const letters = (
+    word.chars
+      .map((c) => c.text)
+      .join('')
+      .match(/\p{L}/gu) ?? []
+  ).length;
+  if (whole && apart && letters >= 2 && letters === word.chars.length)
+    return [{ chars: word.chars, raised: false }];
   if (whole && raised.some(Boolean)) return [{ chars: word.chars, raised: true }];
   let end = word.chars.length;
   while (end > 0 && raised[end - 1]) end--;
@@ -206,6 +217,10 @@ function splitRaised(word: HocrWord, line: HocrLine, afterName: boolean): Part[]
   const parts: Part[] = [{ chars: kept, raised: false }];
   if (tail.length === 0) return parts;
   const keptText = kept.map((c) => c.text).join('');
+  // "Ni" + a high "l": a result word whose ascender sits above a skewed baseline, not a marked name.
+  const wholeText = word.chars.map((c) => c.text).join('');
+  if (start === 0 && QUALITATIVE.test(wholeText) && !QUALITATIVE.test(keptText))
+    return [{ chars: word.chars, raised: false }];
   const isName = (keptText.match(/\p{L}/gu) ?? []).length >= 2 && !/[\d/]/.test(keptText);
   // "Beta-amyloid 42" + "5%": a name's number, a word apart from the name, carries marks as the name would.
   const isNameNumber = afterName && /^\d{1,3}$/.test(keptText);
@@ -224,6 +239,17 @@ function continuesName(previous: HocrWord | undefined, word: HocrWord, line: Hoc
   if (!previous || !last || !first || !/\p{L}{2}/u.test(previous.chars.map((c) => c.text).join('')))
     return false;
   return /\p{L}/u.test(last.text) && first.box.left - last.box.right <= NAME_GAP * line.size;
+}
+
+/** Cells of a table row are at least this many font sizes apart. */
+const CELL_GAP = 3;
+
+/** The word stands a cell's distance from the one before it on its line. */
+function standsApart(previous: HocrWord | undefined, word: HocrWord, line: HocrLine): boolean {
+  const last = previous?.chars.at(-1);
+  const first = word.chars[0];
+  if (!last || !first) return false;
+  return first.box.left - last.box.right >= CELL_GAP * line.size;
 }
 
 /** A space is at least this fraction of the font size; letters of a word sit closer. */

@@ -2,7 +2,8 @@
  * Repairs of OCR misreadings, made only where one reading is possible: a unit the catalogue does not know
  * that becomes one it knows when a look-alike character is swapped (`mg/0L` -> `mg/dL`), a number with
  * letters or marks that look like digits (`1O4` -> `104`, `l.5` -> `1.5`, `§00` -> `500`), and a power of
- * ten no count is reported in, one digit from one that is (`x10²²/l` -> `x10¹²/l`). A repaired word is
+ * ten no count is reported in, one digit from one that is (`x10²²/l` -> `x10¹²/l`), and `Ni`, the result
+ * word `Nil` with its thin last letter lost (no test is named, and no result reads, `Ni`). A repaired word is
  * marked, and the row it ends up in is flagged, so no guessed value passes silently.
  */
 import { normaliseUnit } from '../../../terminology/ucum.js';
@@ -45,6 +46,7 @@ export function repairOcrWord(word: string): Repair {
   const power = repairPower(word);
   // "x10²²/I": the exponent, and then the unit after it.
   if (power) return { text: repairUnit(power.text)?.text ?? power.text, repaired: true };
+  if (word === 'Ni') return { text: 'Nil', repaired: true };
   return repairNumber(word) ?? repairUnit(word) ?? { text: word, repaired: false };
 }
 

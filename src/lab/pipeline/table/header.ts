@@ -71,6 +71,22 @@ export function columnRole(label: string): ColumnRole | 'risk' | null {
   return VOCABULARY.find(([pattern]) => pattern.test(key))?.[1] ?? null;
 }
 
+/** Words that join column labels ("Previous Result and Date") without naming a column themselves. */
+const LABEL_JOINERS = new Set(['and', 'or', 'of', 'the', 'in', 'to', 'out', 'within', 'outside']);
+
+/**
+ * A cell that is a column's label, not a test: a label the vocabulary gives a role other than the name's,
+ * every word of it a heading word ("Reference Range", "Abnormal Flag"). One heading word among others does
+ * not make a label: "ABNORMAL CELLS" is a blood smear's finding, "Flag" alone a column.
+ */
+export function isColumnLabel(text: string): boolean {
+  const role = columnRole(text);
+  if (role === null || role === 'name') return false;
+  return labelKey(text)
+    .split(' ')
+    .every((word) => LABEL_JOINERS.has(word) || VOCABULARY.some(([pattern]) => pattern.test(word)));
+}
+
 export function readHeader(line: LineView): TableHeader | null {
   const roles = line.cells.map((cell) => columnRole(cell.text));
   const known = roles.filter((role) => role !== null);

@@ -6,7 +6,8 @@
  *   with a footnote mark read into their last letter ("Phosphatase7"); each such row is flagged with its
  *   page;
  * - units the catalogue does not know that one look-alike swap makes known ("jul" for "/ul", "AIU/mL"),
- *   or "%" with a speck read after it ("%o"); each such row is flagged with its page;
+ *   or, when the catalogue gives no reading, that the unit normaliser's rules know ("cellsfcumm" for
+ *   "cells/cumm"), or "%" with a speck read after it ("%o"); each such row is flagged with its page;
  * - units the unit catalogue knows but for case and spacing ("X10E 3/uL", "fl"), written as the catalogue
  *   spells them. The catalogue matches units without case or spaces, so the unit and its UCUM code are
  *   the same before and after: nothing is guessed, and nothing is flagged;
@@ -15,6 +16,7 @@
  * Rows read from a text layer are never touched.
  */
 import { loincCatalogue } from '../../../terminology/loinc-catalogue.js';
+import { normaliseUnit } from '../../../terminology/ucum.js';
 import { staticMapEntries, unitKey } from '../../../terminology/ucum-static-map.js';
 import type { ParsedPanel, ValidationFlag } from '../../types.js';
 
@@ -62,22 +64,50 @@ const PERCENT_SPECK = /^%[o0°.,'`’]$/;
  * speck read after it. Flagged.
  */
 function repairUnits(panels: readonly ParsedPanel[]): ValidationFlag[] {
-  spellings ??= new Map(staticMapEntries().map((e) => [unitKey(e.printed), e.printed]));
-  const known = spellings;
   const flags: ValidationFlag[] = [];
   for (const row of panels.flatMap((panel) => panel.rows)) {
-    if (!row.ocr || row.resultUnit === null || known.has(unitKey(row.resultUnit))) continue;
-    const read = row.resultUnit.replace(/\s+/g, '');
-    const readings = PERCENT_SPECK.test(read)
-      ? ['%']
-      : swaps(read, UNIT_LOOKALIKES).filter((v) => known.has(unitKey(v)));
-    const [reading] = readings;
-    if (reading === undefined || new Set(readings.map(unitKey)).size !== 1) continue;
+    if (!row.ocr || row.resultUnit === null || isCatalogued(row.resultUnit)) continue;
+    const reading = unitReading(row.resultUnit);
+    if (reading === null) continue;
     row.resultUnit = reading;
     row.ocr.repaired = true;
     flags.push(repairFlag(`The unit of ${row.biomarker}`, row.pageNumber));
   }
   return flags;
+}
+
+function isCatalogued(unit: string): boolean {
+  spellings ??= new Map(staticMapEntries().map((e) => [unitKey(e.printed), e.printed]));
+  return spellings.has(unitKey(unit));
+}
+
+/** The unit's normaliser knows it, by the catalogue or by its rules for counts ("cells/cumm"). */
+function isKnownUnit(unit: string): boolean {
+  return isCatalogued(unit) || normaliseUnit(unit).ucumMatchMethod !== 'not_found';
+}
+
+/**
+ * The one known unit a look-alike swap makes of an OCR'd unit: one the catalogue spells, else (when the
+ * catalogue gives none) one the normaliser's rules know; none or several: null.
+ */
+export function unitReading(unit: string): string | null {
+  const read = unit.replace(/\s+/g, '');
+  if (PERCENT_SPECK.test(read)) return '%';
+  const candidates = swaps(read, UNIT_LOOKALIKES);
+  let readings = candidates.filter(isCatalogued);
+  if (readings.length === 0) readings = candidates.filter(isKnownUnit);
+  const [reading] = readings;
+  if (reading === undefined || new Set(readings.map(unitKey)).size !== 1) return null;
+  return reading;
+}
+
+/**
+ * A unit wrapped onto the next line ("cellsfcum" + "m"): the two read as one make a known unit (as read or
+ * by one look-alike swap), the first alone does not.
+ */
+export function joinsUnit(unit: string, fragment: string): boolean {
+  const known = (text: string) => isKnownUnit(text) || unitReading(text) !== null;
+  return !known(unit) && known(`${unit}${fragment}`);
 }
 
 function repairFlag(what: string, pageNumber: number): ValidationFlag {

@@ -10,7 +10,8 @@
 
 import type { ParsedPanel, ParsedRow, ValidationFlag } from '../../types.js';
 import { withoutNameFlag } from './doubts.js';
-import { COLUMN_SLACK, columnRole } from './header.js';
+import { COLUMN_SLACK, isColumnLabel } from './header.js';
+import { joinsUnit } from './ocr-rows.js';
 import { lineBox, unionBox } from './row-box.js';
 import type { TableLine } from './table-lines.js';
 import { measureTable, type TableMetrics } from './table-metrics.js';
@@ -132,7 +133,8 @@ function readAt(lines: readonly TableLine[], i: number, metrics: TableMetrics, s
   if (isRowLine(line) && atRowIndent(line, metrics)) {
     if (!state.current && loneLabel && isHeadingOfFirstRow(loneLabel, line, metrics))
       startPanel(loneLabel.name, loneLabel.view.pageNumber, state);
-    addRow(line, line.name, metrics, state);
+    const fragment = unitFragmentBelow(line, lines[i + 1], metrics);
+    addRow(fragment ? { ...line, unit: `${line.unit}${fragment}` } : line, line.name, metrics, state);
     return 0;
   }
   if (line.strict) {
@@ -160,6 +162,27 @@ function readAt(lines: readonly TableLine[], i: number, metrics: TableMetrics, s
   return 0;
 }
 
+/** A unit's wrapped tail is a letter or two, or a power's digit ("m" of "cells/cumm", "^3"). */
+const UNIT_FRAGMENT = /^(?:[a-z]{1,2}|\^?\d)$/i;
+
+/**
+ * The end of an OCR'd row's unit wrapped onto the next line, alone in the unit column there (no value, no
+ * range; a method note may share the line): taken when the two make a known unit and the first alone does
+ * not.
+ */
+function unitFragmentBelow(
+  line: TableLine,
+  next: TableLine | undefined,
+  metrics: TableMetrics,
+): string | null {
+  if (!next || line.unit === null || line.ocrConfidence === null || next.unit === null) return null;
+  if (next.value !== null || next.range !== null || next.view.pageNumber !== line.view.pageNumber)
+    return null;
+  if (next.view.y - line.view.y > NEAR_PITCHES * metrics.rowPitch) return null;
+  const fragment = next.unit.trim();
+  return UNIT_FRAGMENT.test(fragment) && joinsUnit(line.unit, fragment) ? fragment : null;
+}
+
 export function isRowLine(line: TableLine): boolean {
   if (line.value === null || line.bands || line.doubtfulText || !isTestName(line.name)) return false;
   if (line.header?.riskSummary) return false;
@@ -184,8 +207,7 @@ function isTestName(name: string): boolean {
   if (/\.$/.test(name) && name.split(/\s+/).length > 4) return false;
   if ((name.match(/[A-Za-z]/g) ?? []).length < 2) return false;
   // "Reference Range  <75" under a result is the range restated, not a test.
-  const role = columnRole(name);
-  if (role !== null && role !== 'name') return false;
+  if (isColumnLabel(name)) return false;
   return !BAND_WORDS.test(name.trim());
 }
 
