@@ -12,7 +12,8 @@ import { DELIVERY_KIND } from '../report/delivery/payload.js';
 import type { StoreTarget } from '../store/target.js';
 import { buildApp } from './app.js';
 import { AREAS } from './areas.js';
-import { StoreHealth } from './store-health.js';
+import { isStoreUnreachable } from './error-bodies.js';
+import { isStoreUnavailable, StoreHealth } from './store-health.js';
 
 /** Job kinds that only send HTTP requests: cheap in CPU, and run beside the heavy work, never behind it. */
 const DELIVERY_KINDS: readonly string[] = [LAB_WEBHOOK_KIND, DELIVERY_KIND];
@@ -87,9 +88,17 @@ export async function startServer(engine: Engine, opts: ServeOptions): Promise<R
     url,
     async close() {
       await app.close();
-      await engine.close();
+      // A store that cannot be reached while draining loses nothing: leased jobs return to the queue when
+      // their lease ends. Only other failures make the exit say the drain failed.
+      const unlessUnreachable = (error: unknown) => {
+        if (!isStoreUnreachable(error) && !isStoreUnavailable(error)) throw error;
+        app.log.warn(
+          'job store unreachable while draining; its jobs return to the queue when their leases end',
+        );
+      };
+      await engine.close().catch(unlessUnreachable);
       unsubscribe();
-      await Promise.all([keys.close(), limits.close()]);
+      await Promise.all([keys.close().catch(unlessUnreachable), limits.close().catch(unlessUnreachable)]);
       db.close();
     },
   };

@@ -196,7 +196,7 @@ describe('--store postgres:// (real CLI processes, real PostgreSQL)', () => {
       await own.stop();
       server.kill('SIGTERM');
       const [code] = await once(server, 'exit');
-      expect(code).toBe(0);
+      expect(code, stderr).toBe(0);
     }
   });
 });
