@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -7,17 +7,10 @@ import type { RunningServer } from '../../src/server/serve.js';
 import { assay } from '../e2e/cli.js';
 import { tmpHome } from '../engine/support/tmp-home.js';
 import { createKey, startTestServer } from '../server/support/test-server.js';
+import { filesHolding, sealedCopiesLeft } from './support/files-holding.js';
 import { ROOT } from './support/serve-process.js';
 
 const SECRET = 'SECRET123';
-
-/** Every file under `dir` (the database, its WAL and -shm, blobs, keys, outputs) whose bytes hold `text`. */
-function filesHolding(dir: string, text: string): string[] {
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((f) => f.isFile())
-    .map((f) => join(f.parentPath, f.name))
-    .filter((f) => readFileSync(f).includes(Buffer.from(text, 'latin1')));
-}
 
 const reportWith = (configuration: Record<string, string>) => {
   const request = JSON.parse(
@@ -86,10 +79,7 @@ describe('a secret in callback_url never reaches the disk in the clear (#30 item
       // The address stays readable (`assay jobs show`); only what follows it was sealed, and the sealed copy
       // goes once the deliveries end.
       expect(filesHolding(home, callback.replace(/\?.*/, ''))).not.toEqual([]);
-      const credentials = join(home, 'reports', 'credentials');
-      const kept = () => (existsSync(credentials) ? readdirSync(credentials) : []);
-      for (let i = 0; i < 50 && kept().length > 0; i++) await sleep(100);
-      expect(kept()).toEqual([]);
+      expect(await sealedCopiesLeft(home)).toEqual([]);
       await server.close();
       server = undefined;
       expect(filesHolding(home, SECRET)).toEqual([]);

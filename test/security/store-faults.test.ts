@@ -1,9 +1,10 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tmpHome } from '../engine/support/tmp-home.js';
 import { createKey } from '../server/support/test-server.js';
+import { holdLock } from './support/hold-lock.js';
 import { killAll, ROOT, serveProcess } from './support/serve-process.js';
 
 const report = () => {
@@ -13,23 +14,6 @@ const report = () => {
   request.report_metadata.configuration = { callback_url: 'http://127.0.0.1:9/hook' };
   return JSON.stringify(request);
 };
-
-/** Another process holding the store's write lock (BEGIN IMMEDIATE) for `ms`. */
-async function holdLock(home: string, ms: number, children: ChildProcess[]) {
-  const script = `
-    const Database = require('better-sqlite3');
-    const db = new Database(process.argv[1]);
-    db.exec('BEGIN IMMEDIATE');
-    process.stdout.write('locked\\n');
-    setTimeout(() => { db.exec('ROLLBACK'); db.close(); }, Number(process.argv[2]));`;
-  const locker = spawn(process.execPath, ['-e', script, join(home, 'assay.db'), String(ms)], { cwd: ROOT });
-  children.push(locker);
-  await new Promise<void>((resolve, reject) => {
-    locker.stdout?.once('data', () => resolve());
-    locker.once('exit', (code) => reject(new Error(`locker exited ${code}`)));
-  });
-  return locker;
-}
 
 const timed = async (url: string, init?: RequestInit) => {
   const started = performance.now();

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -6,17 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/server/serve.js';
 import { tmpHome } from '../engine/support/tmp-home.js';
 import { createKey, startTestServer } from '../server/support/test-server.js';
+import { filesHolding, sealedCopiesLeft } from './support/files-holding.js';
 import { ROOT } from './support/serve-process.js';
 
 const SECRET = 'SECRET456';
-
-/** Every file under `dir` (the database, its WAL and -shm, blobs, keys) whose bytes hold `text`. */
-function filesHolding(dir: string, text: string): string[] {
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((f) => f.isFile())
-    .map((f) => join(f.parentPath, f.name))
-    .filter((f) => readFileSync(f).includes(Buffer.from(text, 'latin1')));
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const PDF = readFileSync(join(ROOT, 'fixtures/labs/quest-cmp-lipid.pdf'));
@@ -95,10 +88,7 @@ describe('a secret in a lab webhookUrl never reaches the disk in the clear (#30 
       // The address stays readable (`assay jobs show`); only what follows it was sealed, and the sealed
       // copy goes once the webhook is delivered.
       expect(filesHolding(home, webhookUrl.replace(/\?.*/, ''))).not.toEqual([]);
-      const credentials = join(home, 'reports', 'credentials');
-      const kept = () => (existsSync(credentials) ? readdirSync(credentials) : []);
-      for (let i = 0; i < 50 && kept().length > 0; i++) await sleep(100);
-      expect(kept()).toEqual([]);
+      expect(await sealedCopiesLeft(home)).toEqual([]);
       await server.close();
       server = undefined;
       expect(filesHolding(home, SECRET)).toEqual([]);
