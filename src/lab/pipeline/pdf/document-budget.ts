@@ -60,7 +60,9 @@ export class DocumentTooComplexError extends AssayError {
 export async function checkDecodedSize(pdf: Uint8Array, budget: DocumentBudget): Promise<void> {
   const bytes = Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength);
   const objects = new ObjectIndex(bytes);
-  const decryptor = streamDecryptor(bytes, objects);
+  // One walk of the file's streams, for the trailers the decryptor needs and for the count.
+  const streams = [...findStreams(bytes, objects)];
+  const decryptor = streamDecryptor(bytes, objects, streams);
   // pdf.js fails on these too (a password, a handler it lacks); refusing here leaves no reading unchecked.
   if (decryptor && !decryptor.readable) {
     throw new InvalidPdfError(
@@ -70,7 +72,7 @@ export async function checkDecodedSize(pdf: Uint8Array, budget: DocumentBudget):
   }
   let contents = budget.maxDecodedBytes;
   let images = budget.maxImageBytes;
-  for (const stream of findStreams(bytes, objects)) {
+  for (const stream of streams) {
     const stored = bytes.subarray(stream.start, stream.end);
     // Without its object header a stream's key and filters are unknown: in an encrypted file nothing can
     // be counted, elsewhere the expanding filters are tried on it.

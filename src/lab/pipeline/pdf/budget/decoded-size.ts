@@ -1,7 +1,7 @@
 import { Readable, type Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { constants, createInflateRaw, inflateRawSync } from 'node:zlib';
-import { decoderFor } from './decoders.js';
+import { decoderFor, inflatesAsPdfJs } from './decoders.js';
 import type { PdfValue } from './pdf-objects.js';
 
 export interface FilterChain {
@@ -78,7 +78,7 @@ const SMALL = 16 * 1024;
  */
 function flateSize(data: Buffer, limit: number): Promise<number> | number {
   const [cmf = 0, flg = 0] = data;
-  if (data.length < 2 || (cmf & 0x0f) !== 8 || ((cmf << 8) + flg) % 31 !== 0 || flg & 0x20) return 0;
+  if (data.length < 2 || !inflatesAsPdfJs(cmf, flg)) return 0;
   const body = data.subarray(2);
   if (body.length <= SMALL) {
     try {

@@ -44,6 +44,11 @@ function earlyChange(params: PdfValue | undefined): number {
   return value?.kind === 'number' ? value.value : 1;
 }
 
+/** The zlib header pdf.js inflates after: method 8, check bits right, no preset dictionary; window ignored. */
+export function inflatesAsPdfJs(cmf: number, flg: number): boolean {
+  return (cmf & 0x0f) === 8 && ((cmf << 8) + flg) % 31 === 0 && (flg & 0x20) === 0;
+}
+
 /**
  * pdf.js checks only the method and check bits of a zlib header and ignores the window size and the
  * trailing checksum, so the body is inflated raw: a header zlib itself would refuse (a window past 32 KB)
@@ -67,7 +72,7 @@ class ZlibBody extends Transform {
         return;
       }
       const [cmf = 0, flg = 0] = this.#header;
-      if ((cmf & 0x0f) !== 8 || ((cmf << 8) + flg) % 31 !== 0 || flg & 0x20) {
+      if (!inflatesAsPdfJs(cmf, flg)) {
         done(new Error('not a zlib stream pdf.js would inflate'));
         return;
       }

@@ -1,6 +1,6 @@
 import { aes256FileKey, aesCbcDecrypt, objectKey, padded, rc4, rc4FileKey, userCheck } from './pdf-crypto.js';
 import { nameOf, numberOf, type PdfValue, parseValue, stringOf } from './pdf-objects.js';
-import { filterChain, findStreams, type ObjectIndex } from './streams.js';
+import { filterChain, findStreams, type ObjectIndex, type StreamRecord } from './streams.js';
 
 /**
  * Encrypted PDFs. pdf.js opens a file encrypted by the standard security handler with an empty user
@@ -41,9 +41,16 @@ type Outcome = 'plain' | Setup | DecryptProblem;
 /** Distinct /Encrypt setups decrypted before giving up: one in a genuine file, each a pass over every stream. */
 const MAX_SETUPS = 4;
 
-/** How the document's streams are to be read, or undefined when no trailer encrypts it. */
-export function streamDecryptor(bytes: Buffer, objects: ObjectIndex): StreamDecryptor | undefined {
-  const outcomes = trailerOutcomes(bytes, objects);
+/**
+ * How the document's streams are to be read, or undefined when no trailer encrypts it. `streams` are the
+ * file's streams when the caller has already found them (the budget walks them anyway).
+ */
+export function streamDecryptor(
+  bytes: Buffer,
+  objects: ObjectIndex,
+  streams: Iterable<StreamRecord> = findStreams(bytes, objects),
+): StreamDecryptor | undefined {
+  const outcomes = trailerOutcomes(bytes, objects, streams);
   if (outcomes === undefined) return unreadable('unsupported');
   if (outcomes.every((outcome) => outcome === 'plain')) return undefined;
   const setups = outcomes.filter((outcome): outcome is Setup => typeof outcome === 'object');
@@ -78,9 +85,13 @@ function unreadable(problem: DecryptProblem): StreamDecryptor {
  * pdf.js takes the trailer startxref leads to, or in recovery the first sound one of all: not always the
  * last in the file (a linearized file's is at its start; a decoy can follow %%EOF), so all are tried.
  */
-function trailerOutcomes(bytes: Buffer, objects: ObjectIndex): Outcome[] | undefined {
+function trailerOutcomes(
+  bytes: Buffer,
+  objects: ObjectIndex,
+  streams: Iterable<StreamRecord>,
+): Outcome[] | undefined {
   const outcomes = new Map<string, Outcome>();
-  for (const trailer of trailers(bytes, objects)) {
+  for (const trailer of trailers(bytes, objects, streams)) {
     const key = setupKey(trailer, objects);
     if (outcomes.has(key)) continue;
     if (outcomes.size === MAX_SETUPS) return undefined;
@@ -96,13 +107,17 @@ const TRAILER = Buffer.from('trailer');
  * with a /Root (without one it cannot open the file), so the others (a linearized file's last trailer holds
  * only /Size) are left out unless no trailer has one.
  */
-function trailers(bytes: Buffer, objects: ObjectIndex): Map<string, PdfValue>[] {
+function trailers(
+  bytes: Buffer,
+  objects: ObjectIndex,
+  streams: Iterable<StreamRecord>,
+): Map<string, PdfValue>[] {
   const found: Map<string, PdfValue>[] = [];
   for (let at = bytes.indexOf(TRAILER); at !== -1; at = bytes.indexOf(TRAILER, at + TRAILER.length)) {
     const parsed = parseValue(bytes, at + TRAILER.length);
     if (parsed?.value.kind === 'dict') found.push(parsed.value.entries);
   }
-  for (const stream of findStreams(bytes, objects)) {
+  for (const stream of streams) {
     if (stream.dict && nameOf(objects.resolve(stream.dict.get('Type'))) === 'XRef') found.push(stream.dict);
   }
   const rooted = found.filter((trailer) => trailer.has('Root'));
