@@ -12,13 +12,13 @@ export default class JobsCancel extends EngineCommand<typeof JobsCancel> {
   static override args = { id: Args.string({ description: 'Job id.', required: true }) };
 
   async run(): Promise<JobViewOutput> {
-    const engine = await this.openEngine();
+    const store = await this.openJobStore();
     try {
-      const view = jobView(await engine.store.cancel(this.args.id));
+      const view = jobView(await store.cancel(this.args.id));
       this.log(`Job ${view.id} cancelled.`);
       return view;
     } finally {
-      await engine.close();
+      await store.close();
     }
   }
 }

@@ -30,9 +30,9 @@ export default class JobsList extends EngineCommand<typeof JobsList> {
   };
 
   async run(): Promise<JobsListOutput> {
-    const engine = await this.openEngine();
+    const store = await this.openJobStore();
     try {
-      const jobs = await engine.store.list({
+      const jobs = await store.list({
         kind: this.flags.kind,
         state: this.flags.state as JobState | undefined,
         status: this.flags.status,
@@ -49,7 +49,7 @@ export default class JobsList extends EngineCommand<typeof JobsList> {
         );
       return views;
     } finally {
-      await engine.close();
+      await store.close();
     }
   }
 }

@@ -19,14 +19,14 @@ export default class ReportStatus extends EngineCommand<typeof ReportStatus> {
   static override args = { jobId: Args.string({ description: 'Report job id.', required: true }) };
 
   async run(): Promise<ReportStatusOutput> {
-    const engine = await this.openEngine();
+    const store = await this.openJobStore();
     try {
-      const record = await requireReportStatus(engine.store, this.args.jobId);
+      const record = await requireReportStatus(store, this.args.jobId);
       for (const [key, value] of Object.entries(record))
         this.log(`${key.padEnd(14)} ${value ?? ''}`.trimEnd());
       return record;
     } finally {
-      await engine.close();
+      await store.close();
     }
   }
 }

@@ -1,8 +1,8 @@
 import { type Command, Flags } from '@oclif/core';
 import type { Engine } from '../engine/engine.js';
+import type { JobStore } from '../engine/store.js';
 import type { StoreTarget } from '../store/target.js';
 import { BaseCommand } from './base-command.js';
-import { openEngine } from './engine.js';
 
 export const STORE_FLAG_DESCRIPTION =
   'Job store: a postgres:// connection string shared by several nodes, or unset for the SQLite file under ' +
@@ -26,7 +26,22 @@ export abstract class EngineCommand<T extends typeof Command> extends BaseComman
     return { home: this.home, store: this.store };
   }
 
-  protected openEngine(): Promise<Engine> {
+  /**
+   * The engine: the job store, every job kind and the blob store. Imported when called, as are the stores:
+   * a command module loads only oclif and its own code until it runs.
+   */
+  protected async openEngine(): Promise<Engine> {
+    const { openEngine } = await import('./engine.js');
     return openEngine(this.storeTarget);
+  }
+
+  /**
+   * The job store alone, for commands that only read or cancel jobs (`jobs list`, `jobs cancel`, `report
+   * status`): none of the job kinds' modules (PDF, report, delivery and webhook code) nor the blob store,
+   * which the engine loads.
+   */
+  protected async openJobStore(): Promise<JobStore> {
+    const { openJobStore } = await import('../engine/open-store.js');
+    return openJobStore(this.storeTarget);
   }
 }
