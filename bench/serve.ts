@@ -5,10 +5,12 @@
  * log level `info`, the default of `assay serve`, or `silent`). Every route is measured at 10 and at 100
  * connections.
  *
- * Logging: our server logs at the given level as `assay serve` does; every baseline runs Fastify's own
- * request logging (two lines per request) at the baseline log level, by default the same, to the same sink
- * (/dev/null, through pino), so the ratios hold the cost of logging on both sides ("equal logging").
- * Baseline level `silent` compares our logged server with unlogged baselines (issue #33's target: >= 0.85x).
+ * Logging: our server logs at the given level as `assay serve` does, to /dev/null. The baselines log at the
+ * baseline log level, by default `silent`: the ratios then hold everything our server does per request
+ * that a minimal Fastify does not, logging included (issue #33's target: >= 0.85x an unlogged minimal
+ * Fastify at the default level). A baseline level such as `info` runs Fastify's own request logging (two
+ * lines per request, through pino) on the baselines to the same sink instead ("equal logging"), as this
+ * bench did by default before issue #33: it hid what our logging cost.
  *
  * Baselines, all plain Fastify in this process:
  * - "bare GET" and "bare POST": a route answering `{"ok":true}`, sent the same request (headers, and for
@@ -21,8 +23,9 @@
  * Servers listen in the main thread; autocannon fires from a worker thread so the load generator does not
  * share their event loop. On a shared 2-core machine single runs swing by tens of percent, so each round
  * measures the bare routes, then every route beside its twin; ratios are per round and medians are shown,
- * with the main thread's busy time per request (steadier than req/s). Targets on 2 cores (issue #19), per
- * route and connection count: >= 5,000 req/s, p99 < 25 ms, and >= 0.8 of the twin's req/s.
+ * with the main thread's busy time per request (steadier than req/s). Targets on 2 cores, per route and
+ * connection count: >= 5,000 req/s, p99 < 25 ms (issue #19), and of the twin's req/s >= 0.85 when ours logs
+ * and the twin does not (issue #33), >= 0.8 with equal logging (issue #19).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -46,7 +49,8 @@ const { startServer } = await importBuilt<typeof import('../src/server/serve.js'
   'serve',
 );
 
-const TARGET = { rps: 5_000, p99Ms: 25, ratio: 0.8 };
+/** Issue #19: >= 0.8 of the twin with equal logging; issue #33: >= 0.85 of an unlogged twin. */
+const TARGET = { rps: 5_000, p99Ms: 25, ratio: 0.8, ratioUnlogged: 0.85 };
 const CONNECTIONS = [10, 100];
 const LOG_SINK = '/dev/null';
 /** No job has this id: the expected-404 path of the status routes. */
@@ -113,7 +117,7 @@ export async function run(args: string[] = []): Promise<void> {
   const rounds = Math.max(1, Number(args[1] ?? 3));
   const routes = ROUTES.filter((r) => r.name.includes(args[2] ?? ''));
   const logLevel = args[3] ?? 'info';
-  const baselineLogLevel = args[4] ?? logLevel;
+  const baselineLogLevel = args[4] ?? 'silent';
   // Limits are read when the server starts: raised so the benchmark measures routes, not 429s.
   process.env.ASSAY_LIMIT_REFDATA_PER_SECOND = '100000000';
   process.env.ASSAY_LIMIT_REFDATA_PER_DAY = '100000000';
@@ -201,7 +205,9 @@ export async function run(args: string[] = []): Promise<void> {
         }
       }
     }
-    report(rows, seconds, rounds, logLevel, baselineLogLevel);
+    const ratio =
+      baselineLogLevel === 'silent' && logLevel !== 'silent' ? TARGET.ratioUnlogged : TARGET.ratio;
+    report(rows, seconds, rounds, logLevel, baselineLogLevel, ratio);
   } finally {
     await bare.close();
     await server.close();
@@ -230,6 +236,7 @@ function report(
   rounds: number,
   logLevel: string,
   baselineLogLevel: string,
+  ratio: number,
 ): void {
   const levels =
     baselineLogLevel === logLevel
@@ -243,24 +250,22 @@ function report(
     if (first) console.log(line('bare GET /bare', first.bareGet));
     const post = at.find((r) => r.route.method === 'POST');
     if (post) console.log(line('bare POST /bare (same body)', post.bare));
-    for (const row of at) reportRow(row);
+    for (const row of at) reportRow(row, ratio);
   }
 }
 
 /** Ours beside the bare route of its method and, the target's measure, beside its same-bytes twin. */
-function reportRow({ route, ours, twin, bare, bareGet }: Row): void {
+function reportRow({ route, ours, twin, bare, bareGet }: Row, ratio: number): void {
   const toTwin = ratioOf(ours, twin);
   const rps = medianOf(ours, (m) => m.rps);
   const p99 = medianOf(ours, (m) => m.p99);
-  const ok = rps >= TARGET.rps && p99 < TARGET.p99Ms && toTwin >= TARGET.ratio;
+  const ok = rps >= TARGET.rps && p99 < TARGET.p99Ms && toTwin >= ratio;
   const toGet = route.method === 'GET' ? '' : `, ${ratioOf(ours, bareGet).toFixed(2)} to bare GET`;
   console.log(
     `${line(route.name, ours)}  ratio ${ratioOf(ours, bare).toFixed(2)} to bare ${route.method}${toGet}`,
   );
   console.log(
     `${line(`  its twin (same ${ours[0]?.bytes ?? 0} B answer)`, twin)}  ours at ${toTwin.toFixed(2)} of it  ` +
-      (ok
-        ? 'ok'
-        : `below target (${TARGET.rps} req/s, p99 < ${TARGET.p99Ms} ms, ${TARGET.ratio} of the twin)`),
+      (ok ? 'ok' : `below target (${TARGET.rps} req/s, p99 < ${TARGET.p99Ms} ms, ${ratio} of the twin)`),
   );
 }

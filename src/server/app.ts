@@ -85,7 +85,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const connections = connectionLimitsFromEnv();
   const app = Fastify({
     genReqId: () => randomUUID(),
-    logger: log ? log.options : false,
+    ...(log ? log.fastify : { logger: false }),
     // Router and HTTP-parser errors get the SPEC.md bodies too, not Fastify's own shape.
     frameworkErrors,
     clientErrorHandler,

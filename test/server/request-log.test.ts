@@ -1,10 +1,14 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openEngine } from '../../src/cli/engine.js';
+import { openDatabase } from '../../src/engine/sqlite/open-database.js';
 import { NotFoundError } from '../../src/errors.js';
+import { buildApp } from '../../src/server/app.js';
 import { HttpError } from '../../src/server/error-bodies.js';
-import { withoutSignature } from '../../src/server/request-log.js';
+import { completedLine, withoutSignature } from '../../src/server/request-log.js';
 import { startServer } from '../../src/server/serve.js';
 import { tmpHome } from '../engine/support/tmp-home.js';
 import { createKey } from './support/test-server.js';
@@ -13,12 +17,24 @@ const UNKNOWN_JOB = '00000000-0000-4000-8000-000000000000';
 
 interface Line {
   level: number;
+  time: number;
+  pid: number;
+  hostname: string;
   msg: string;
   reqId?: string;
   req?: { method: string; url: string; route?: string; remoteAddress: string };
   res?: { statusCode: number };
   responseTime?: number;
+  err?: { type: string };
 }
+
+const readLines = (file: string): Line[] =>
+  existsSync(file)
+    ? readFileSync(file, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Line)
+    : [];
 
 describe('the request log at the default level (a real server writing to a real file)', () => {
   const home = tmpHome('assay-request-log-');
@@ -62,12 +78,133 @@ describe('the request log at the default level (a real server writing to a real 
     ]);
     for (const line of lines) {
       expect(line).toMatchObject({ level: 30, msg: 'request completed', reqId: expect.any(String) });
+      expect(line).toMatchObject({
+        pid: process.pid,
+        hostname: expect.any(String),
+        time: expect.any(Number),
+      });
       expect(line.req).toMatchObject({ method: expect.any(String), remoteAddress: expect.any(String) });
       expect(line.responseTime).toBeGreaterThanOrEqual(0);
+      // Compact: what an operator needs, nothing else of the request.
+      expect(Object.keys(line.req ?? {}).sort()).toEqual(['method', 'remoteAddress', 'route', 'url']);
     }
     expect(text).not.toContain(key);
     expect(text).not.toContain('not-to-be-logged');
     expect(text).not.toContain('S1gnatureNotToBeLogged');
+  });
+});
+
+describe('the request log in the running server', () => {
+  const home = tmpHome('assay-request-log-batch-');
+  afterAll(() => home.cleanup());
+
+  it('writes lines in batches, yet a quiet server shows its line within half a second, before closing', async () => {
+    const { key } = createKey(home.dir);
+    const file = join(home.dir, 'requests.log');
+    const server = await startServer(await openEngine({ home: home.dir }), {
+      home: home.dir,
+      host: '127.0.0.1',
+      port: 0,
+      workers: 1,
+      logLevel: 'info',
+      logDestination: file,
+    });
+    try {
+      expect(
+        (await fetch(`${server.url}/lab-ranges/?sex=male`, { headers: { 'x-api-key': key } })).status,
+      ).toBe(200);
+      await sleep(600);
+      expect(readLines(file).map((l) => l.req?.url)).toContain('/lab-ranges/?sex=male');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("a failing request's error line and its completed line carry the same request id", async () => {
+    const { key } = createKey(home.dir);
+    const file = join(home.dir, 'errors.log');
+    const engine = await openEngine({ home: home.dir });
+    const db = openDatabase(home.dir);
+    const app = await buildApp({
+      engine,
+      db,
+      home: home.dir,
+      logger: { level: 'info', destination: file },
+      areas: [
+        {
+          name: 'faulty',
+          routes: [],
+          register: async (scope) => {
+            scope.get('/faulty', async () => {
+              throw new Error('a fault');
+            });
+          },
+        },
+      ],
+    });
+    try {
+      expect((await app.inject({ url: '/faulty', headers: { 'x-api-key': key } })).statusCode).toBe(500);
+    } finally {
+      await app.close();
+      await engine.close();
+      db.close();
+    }
+    const lines = readLines(file).filter((l) => l.reqId);
+    expect(lines.map((l) => [l.level, l.msg])).toEqual([
+      [50, 'request failed'],
+      [30, 'request completed'],
+    ]);
+    expect(lines[0]?.err).toEqual({ type: 'Error' });
+    expect(lines[1]).toMatchObject({ reqId: lines[0]?.reqId, res: { statusCode: 500 } });
+    expect(lines[1]?.req).toMatchObject({ method: 'GET', url: '/faulty', route: '/faulty' });
+  });
+});
+
+describe('completedLine', () => {
+  const request = (fields: Partial<FastifyRequest> & { route?: string }) =>
+    ({
+      id: 'r-1',
+      method: 'GET',
+      url: '/x',
+      ip: '127.0.0.1',
+      ...fields,
+      routeOptions: { url: fields.route },
+    }) as unknown as FastifyRequest;
+  const reply = { statusCode: 404, elapsedTime: 1.23456 } as unknown as FastifyReply;
+
+  it('is one line of JSON whatever the URL holds (quotes, backslashes, controls, any Unicode)', () => {
+    for (const url of [
+      '/a"b',
+      '/a\\b',
+      '/a\u0001b\nc',
+      '/caf\u00e9',
+      '/\ud83d\ude00',
+      '/lone\ud800',
+      '/%22?q=%0A',
+    ]) {
+      const line = completedLine(request({ url }), reply);
+      expect(line.endsWith('\n')).toBe(true);
+      expect(line.slice(0, -1)).not.toContain('\n');
+      const parsed = JSON.parse(line) as Line;
+      expect(parsed.req?.url).toBe(JSON.parse(JSON.stringify(url)));
+      expect(parsed).toMatchObject({
+        level: 30,
+        reqId: 'r-1',
+        res: { statusCode: 404 },
+        responseTime: 1.235,
+      });
+    }
+  });
+
+  it('leaves out a route the request did not match, and redacts an upload signature', () => {
+    const parsed = JSON.parse(
+      completedLine(request({ url: '/u/1?expires=1&signature=secret' }), reply),
+    ) as Line;
+    expect(parsed.req).toEqual({
+      method: 'GET',
+      url: '/u/1?expires=1&signature=[redacted]',
+      remoteAddress: '127.0.0.1',
+    });
   });
 });
 
