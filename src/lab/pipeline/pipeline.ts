@@ -13,7 +13,7 @@ import { type DobSeal, dobMatcher } from './screen/dob-seal.js';
 import { detectLanguage } from './screen/language.js';
 import { detectPhi, type PhiKind } from './screen/phi.js';
 import { isReadableText } from './screen/readable-text.js';
-import { validateDocument } from './screen/validate.js';
+import { type Validation, validateDocument } from './screen/validate.js';
 
 /** SPEC.md's processing states, in pipeline order. */
 export type PipelineStage = 'processing_language' | 'processing_phi' | 'processing_extraction';
@@ -85,7 +85,15 @@ export async function runPipeline(
   if (request.rejectIfPHI && phi.kinds.length > 0) return { status: 'rejected_phi', kinds: phi.kinds };
 
   hooks.onStage?.('processing_extraction');
-  const validation = validateDocument(phi.redacted, { anyLab: request.anyLab, unredacted: layout });
+  const validation = await withLetterhead(
+    validateDocument(phi.redacted, { anyLab: request.anyLab, unredacted: layout }),
+    async () => {
+      const { readLetterhead } = await import('./ocr/letterhead.js');
+      const first = layout.pages[0];
+      const letterhead = first ? await readLetterhead(pdf, first, hooks.signal) : [];
+      return validateDocument(phi.redacted, { anyLab: request.anyLab, unredacted: layout, letterhead });
+    },
+  );
   if (!validation.ok) {
     const { rejection_reason, detected_lab, rejection_detail, rejection_evidence } = validation;
     return {
@@ -113,6 +121,17 @@ export async function runPipeline(
       coverage: parsed.coverage,
     },
   };
+}
+
+/**
+ * A report of another laboratory whose text names none is judged again with its letterhead read from the
+ * picture, where such laboratories print their names. The name is all that can change.
+ */
+async function withLetterhead(validation: Validation, again: () => Promise<Validation>): Promise<Validation> {
+  const unnamed = validation.ok
+    ? validation.vendor === null && validation.labName === null
+    : validation.rejection_reason === 'non_supported_lab' && !validation.detected_lab;
+  return unnamed ? again() : validation;
 }
 
 /** franc's ISO 639-3 codes of the languages lab reports come in, by name; others stay a code. */

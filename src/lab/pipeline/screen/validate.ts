@@ -24,16 +24,18 @@ export interface ValidateOptions {
   anyLab?: boolean;
   /** The layout before PHI redaction, for laboratory brand names only (vendor-detect.ts). */
   unredacted?: DocumentLayout;
+  /** The first page's letterhead read from its picture (vendor-detect.ts), when the text named no lab. */
+  letterhead?: readonly string[];
 }
 
 export function validateDocument(layout: DocumentLayout, options: ValidateOptions = {}): Validation {
   const lines = layout.pages.flatMap((page) => page.lines);
   const resultRows = countResultRows(lines);
   const headedRows = resultRows < MIN_RESULT_ROWS ? countHeadedRows(layout) : 0;
-  const { vendor, labName, signatures } = detectVendor(
-    layout,
-    options.unredacted ? { unredacted: options.unredacted } : {},
-  );
+  const { vendor, labName, signatures } = detectVendor(layout, {
+    ...(options.unredacted ? { unredacted: options.unredacted } : {}),
+    ...(options.letterhead ? { letterhead: options.letterhead } : {}),
+  });
   const texts = lines.map((line) => line.text);
   const dates = texts.flatMap((text) => findDates(text));
   const dayFirst = dates.filter(isDayFirst).length;

@@ -10,6 +10,13 @@ import { readFileSync } from 'node:fs';
 import { dataPath } from '../../../paths.js';
 import type { Vendor, VendorDetection } from '../../types.js';
 import type { DocumentLayout, PageLayout } from '../pdf/pdf-text.js';
+import {
+  institutionIn,
+  labNameIn,
+  labNameInLetterhead,
+  performingLabIn,
+  performingLabInCells,
+} from './lab-names.js';
 
 /** The letterhead sits in the top part of a page; lab names further down are mentions, not signatures. */
 const LETTERHEAD_SHARE = 0.2;
@@ -48,6 +55,11 @@ export interface DetectOptions {
    * text of the document): a redactor takes "Dr Lal PathLabs" for a physician and blanks the brand.
    */
   unredacted?: DocumentLayout;
+  /**
+   * The first page's letterhead as OCR read it from the picture (ocr/letterhead.ts), line by line: the
+   * last place a name is looked for, where a laboratory prints its name only as an image.
+   */
+  letterhead?: readonly string[];
 }
 
 export function detectVendor(layout: DocumentLayout, opts: DetectOptions = {}): VendorDetection {
@@ -57,7 +69,11 @@ export function detectVendor(layout: DocumentLayout, opts: DetectOptions = {}): 
   }
   const best = (Object.keys(counts) as Vendor[]).sort((a, b) => counts[b] - counts[a])[0];
   if (best && counts[best] > 0) return { vendor: best, labName: LAB_NAMES[best], signatures: counts };
-  return { vendor: null, labName: otherLabName(layout, opts.unredacted ?? layout), signatures: counts };
+  return {
+    vendor: null,
+    labName: otherLabName(layout, opts.unredacted ?? layout) ?? labNameInLetterhead(opts.letterhead ?? []),
+    signatures: counts,
+  };
 }
 
 /** The vendors whose signature a page carries: on a portal printout, only the vendor's own copy does. */
@@ -103,48 +119,6 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** Words that make a cell a laboratory name rather than a heading about laboratories. */
-const LAB_WORD = /\b(laborator(y|ies)|labs?|diagnostics|pathology)\b/i;
-/** Words of headings and labels that mention laboratories without naming one. */
-const GENERIC_WORDS = new Set([
-  'laboratory',
-  'laboratories',
-  'lab',
-  'labs',
-  'diagnostics',
-  'pathology',
-  'clinical',
-  'medical',
-  'result',
-  'results',
-  'report',
-  'reports',
-  'final',
-  'patient',
-  'test',
-  'tests',
-  'testing',
-  'the',
-  'of',
-  'and',
-  'for',
-  'a',
-  'no',
-  'number',
-  'director',
-  'summary',
-  'information',
-  'services',
-]);
-/** Labels whose value is the laboratory that performed the tests. */
-const PERFORMING_LABEL =
-  /^(performing\s+(lab(oratory)?|site|location)|performed\s+(by|at)|testing\s+lab(oratory)?|facility)\s*:\s*/i;
-/** A hospital or another institution whose laboratory prints its reports under the institution's name. */
-const INSTITUTION_WORD =
-  /\b(hospitals?|institute|medical\s+college|university|medical\s+cent(er|re)|infirmary|health\s+system)\b/i;
-/** A department names a part of an institution, not the laboratory: "Department of Pathology". */
-const DEPARTMENT = /^(the\s+)?(dept\.?|department|division|section)\s+of\b/i;
-
 function otherLabName(layout: DocumentLayout, forCatalogue: DocumentLayout): string | null {
   // A known brand printed on several lines (a footer on every page) names the laboratory; a letterhead
   // cell or a performing-site line may name only one of its processing sites ("LPL-NATIONAL REFERENCE LAB").
@@ -156,7 +130,7 @@ function otherLabName(layout: DocumentLayout, forCatalogue: DocumentLayout): str
   if (fromLetterhead) return fromLetterhead;
   for (const page of layout.pages) {
     for (const line of page.lines) {
-      const named = performingLabIn(line.text);
+      const named = performingLabIn(line.text) ?? performingLabInCells(line.cells.map((cell) => cell.text));
       if (named) return named;
     }
   }
@@ -185,53 +159,4 @@ function knownLabIn(layout: DocumentLayout): { name: string; lines: number } | n
 function letterheadCells(page: PageLayout): string[] {
   const limit = page.height * LETTERHEAD_SHARE;
   return page.lines.filter((line) => line.y <= limit).flatMap((line) => line.cells.map((cell) => cell.text));
-}
-
-/** A letterhead cell that names a laboratory: a lab word plus at least one word of its own, no label. */
-function labNameIn(text: string): string | null {
-  const trimmed = text.trim();
-  if (trimmed.includes(':') || /\b(no|#)\.?$/i.test(trimmed) || !LAB_WORD.test(trimmed)) return null;
-  if (DEPARTMENT.test(trimmed)) return null;
-  return isProperName(trimmed) ? tidyName(trimmed) : null;
-}
-
-/** A letterhead cell that names a hospital or another institution, no label. */
-function institutionIn(text: string): string | null {
-  const trimmed = text.trim();
-  if (trimmed.includes(':') || DEPARTMENT.test(trimmed) || !INSTITUTION_WORD.test(trimmed)) return null;
-  return isProperName(trimmed.replace(INSTITUTION_WORD, '')) ? tidyName(trimmed) : null;
-}
-
-function performingLabIn(text: string): string | null {
-  const label = PERFORMING_LABEL.exec(text.trim());
-  if (!label) return null;
-  const value =
-    text
-      .trim()
-      .slice(label[0].length)
-      .split(/\s{2,}|,/)[0]
-      ?.trim() ?? '';
-  return value !== '' && (LAB_WORD.test(value) || INSTITUTION_WORD.test(value)) && isProperName(value)
-    ? tidyName(value)
-    : null;
-}
-
-function isProperName(text: string): boolean {
-  const words = text.toLowerCase().match(/[a-z][a-z'.&-]*/g) ?? [];
-  return words.some((word) => !GENERIC_WORDS.has(word.replace(/[.]+$/, '')));
-}
-
-/**
- * "Cedar Valley Medical Laboratory, Inc." and "... - Final Report" both name "Cedar Valley Medical Laboratory";
- * "... Center, Dept. of Pathology" names the center.
- */
-function tidyName(text: string): string {
-  return (
-    text
-      .replace(/\s+-\s+.*$/, '')
-      // "University Medical Center, Dept. of Pathology": the laboratory is the institution.
-      .replace(/,\s*(dept\.?|department|division)\s+of\s+.*$/i, '')
-      .replace(/,?\s+(inc|llc|ltd|corp)\.?$/i, '')
-      .trim()
-  );
 }

@@ -1,0 +1,185 @@
+/**
+ * How a laboratory's name is told from the text around it: a letterhead cell, a performing-site label, a
+ * hospital that prints its own name for its laboratory, and a letterhead read from its picture. Text in,
+ * a name (as printed, tidied of suffixes) or null out; where to look is vendor-detect.ts's business.
+ */
+
+/** Words that make a cell a laboratory name rather than a heading about laboratories. */
+const LAB_WORD = /\b(laborator(y|ies)|labs?|diagnostics|pathology)\b/i;
+/** Words of headings and labels that mention laboratories without naming one. */
+const GENERIC_WORDS = new Set([
+  'laboratory',
+  'laboratories',
+  'lab',
+  'labs',
+  'diagnostics',
+  'diagnostic',
+  'pathology',
+  'pathological',
+  'centre',
+  'centres',
+  'center',
+  'centers',
+  'clinical',
+  'medical',
+  'result',
+  'results',
+  'report',
+  'reports',
+  'final',
+  'patient',
+  'test',
+  'tests',
+  'testing',
+  'the',
+  'of',
+  'and',
+  'for',
+  'a',
+  'no',
+  'number',
+  'director',
+  'summary',
+  'information',
+  'services',
+  'investigation',
+  'investigations',
+  // What a letterhead says of the laboratory, not its name: "Fully Computerised Pathological Laboratory".
+  'fully',
+  'computerised',
+  'computerized',
+  'automated',
+  'accredited',
+  'certified',
+  'nabl',
+  'iso',
+]);
+/** Labels whose value is the laboratory that performed the tests. */
+const PERFORMING_LABEL_WORDS = String.raw`performing\s+(lab(oratory)?|site|location)|performed\s+(by|at)|testing\s+lab(oratory)?|facility`;
+const PERFORMING_LABEL = new RegExp(`^(${PERFORMING_LABEL_WORDS})\\s*:\\s*`, 'i');
+/** The label as a cell of its own, its value in the next: OCR often drops the colon between them. */
+const PERFORMING_LABEL_CELL = new RegExp(`^(${PERFORMING_LABEL_WORDS})\\s*:?$`, 'i');
+/** A hospital or another institution whose laboratory prints its reports under the institution's name. */
+const INSTITUTION_WORD =
+  /\b(hospitals?|institute|medical\s+college|university|medical\s+cent(er|re)|infirmary|health\s+system)\b/i;
+/** A department names a part of an institution, not the laboratory: "Department of Pathology". */
+const DEPARTMENT = /^(the\s+)?(dept\.?|department|division|section)\s+of\b/i;
+
+/** A letterhead cell that names a laboratory: a lab word plus at least one word of its own, no label. */
+export function labNameIn(text: string): string | null {
+  const trimmed = text.trim();
+  if (trimmed.includes(':') || /\b(no|#)\.?$/i.test(trimmed) || !LAB_WORD.test(trimmed)) return null;
+  if (DEPARTMENT.test(trimmed)) return null;
+  return isProperName(trimmed) ? tidyName(trimmed) : null;
+}
+
+/** A letterhead cell that names a hospital or another institution, no label. */
+export function institutionIn(text: string): string | null {
+  const trimmed = text.trim();
+  if (trimmed.includes(':') || DEPARTMENT.test(trimmed) || !INSTITUTION_WORD.test(trimmed)) return null;
+  return isProperName(trimmed.replace(INSTITUTION_WORD, '')) ? tidyName(trimmed) : null;
+}
+
+/** "Performing Lab: Riverbend Pathology, 12 Main St" names Riverbend Pathology. */
+export function performingLabIn(text: string): string | null {
+  const label = PERFORMING_LABEL.exec(text.trim());
+  return label ? performingValue(text.trim().slice(label[0].length)) : null;
+}
+
+/** The same, read from a line's cells: a label cell (with or without its colon) and the value after it. */
+export function performingLabInCells(cells: readonly string[]): string | null {
+  for (let i = 0; i + 1 < cells.length; i++) {
+    if (PERFORMING_LABEL_CELL.test(cells[i]?.trim() ?? '')) {
+      const named = performingValue(cells[i + 1] ?? '');
+      if (named) return named;
+    }
+  }
+  return null;
+}
+
+function performingValue(text: string): string | null {
+  const value = text.split(/\s{2,}|,/)[0]?.trim() ?? '';
+  return value !== '' && (LAB_WORD.test(value) || INSTITUTION_WORD.test(value)) && isProperName(value)
+    ? tidyName(value)
+    : null;
+}
+
+/**
+ * The laboratory a letterhead names, from its lines as OCR read them off the picture, top down. A name set
+ * in display type over a line of what the business is ("ZINIS" over "LABS & DIAGNOSTIC CENTRES", "AIG"
+ * over "HOSPITALS") is one name. Only lines of words can name it: a digit, colon, comma or slash makes an
+ * address, a telephone number or a label.
+ */
+export function labNameInLetterhead(lines: readonly string[]): string | null {
+  const words = lines.map(wordsOf).filter((line) => line !== '' && /^[A-Za-z&.' -]+$/.test(line));
+  for (const line of words) {
+    const named = labNameIn(line);
+    if (named) return named;
+  }
+  for (let i = 1; i < words.length; i++) {
+    const [above, line] = [words[i - 1] as string, words[i] as string];
+    if (isBrandWord(above) && isBusinessLine(line)) return tidyName(`${above} ${line}`);
+  }
+  for (const line of words) {
+    const named = institutionIn(line);
+    if (named) return named;
+  }
+  return null;
+}
+
+/**
+ * A line read off a picture without what OCR makes of the logo beside it: marks and lower-case scraps
+ * before the first capitalised word and after the last ("a All India Institute ...").
+ */
+function wordsOf(line: string): string {
+  const tokens = line.trim().split(/\s+/);
+  const capitalised = (token: string) => /^[A-Z][A-Za-z'.&-]*$/.test(token);
+  const first = tokens.findIndex(capitalised);
+  if (first === -1) return '';
+  let last = tokens.length - 1;
+  while (!capitalised(tokens[last] as string)) last--;
+  return tokens.slice(first, last + 1).join(' ');
+}
+
+/** One word of three letters or more, none of them generic: a name printed large on its own. */
+function isBrandWord(line: string): boolean {
+  return /^[A-Za-z][A-Za-z'-]{2,}$/.test(line) && isProperName(line);
+}
+
+/** Only words that say what a business is ("LABS & DIAGNOSTIC CENTRES", "HOSPITALS"): no name of its own. */
+function isBusinessLine(line: string): boolean {
+  return (
+    /^[A-Za-z&,.' -]+$/.test(line) &&
+    (LAB_WORD.test(line) || INSTITUTION_WORD.test(line) || /\bdiagnostic\b/i.test(line)) &&
+    !isProperName(line.replace(INSTITUTION_WORD, '')) &&
+    !/\b(report|results?|tests?|patient|final|summary|information)\b/i.test(line)
+  );
+}
+
+export function isProperName(text: string): boolean {
+  const words = text.toLowerCase().match(/[a-z][a-z'.&-]*/g) ?? [];
+  return words.some((word) => !isGeneric(word.replace(/[.]+$/, '')));
+}
+
+/** A generic word, or one cut short at a page or picture edge ("LABORATORY INVESTIGATION REPOR"). */
+function isGeneric(word: string): boolean {
+  if (GENERIC_WORDS.has(word)) return true;
+  if (word.length < 4) return false;
+  for (const generic of GENERIC_WORDS) if (generic.startsWith(word)) return true;
+  return false;
+}
+
+/**
+ * "Cedar Valley Medical Laboratory, Inc." and "... - Final Report" both name "Cedar Valley Medical Laboratory";
+ * "... Center, Dept. of Pathology" names the center.
+ */
+export function tidyName(text: string): string {
+  return (
+    text
+      .replace(/\s+-\s+.*$/, '')
+      // "University Medical Center, Dept. of Pathology": the laboratory is the institution.
+      .replace(/,\s*(dept\.?|department|division)\s+of\s+.*$/i, '')
+      .replace(/,?\s+(inc|llc|ltd|corp)\.?$/i, '')
+      .trim()
+  );
+}

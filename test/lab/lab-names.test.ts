@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import {
+  labNameIn,
+  labNameInLetterhead,
+  performingLabInCells,
+} from '../../src/lab/pipeline/screen/lab-names.js';
+
+describe('labNameInLetterhead: lines OCR read off a letterhead picture (made-up laboratories)', () => {
+  it('joins a banner word to the line under it that says what the business is', () => {
+    expect(labNameInLetterhead(['KORVAN', 'LABS & DIAGNOSTIC CENTRES', 'PATIENT REPORT'])).toBe(
+      'KORVAN LABS & DIAGNOSTIC CENTRES',
+    );
+    expect(labNameInLetterhead(['BRIX', 'HOSPITALS'])).toBe('BRIX HOSPITALS');
+  });
+
+  it('does not join a heading to the line under it', () => {
+    expect(labNameInLetterhead(['CONFIDENTIAL', 'LABORATORY REPORT'])).toBeNull();
+    expect(labNameInLetterhead(['Patient', 'Laboratory'])).toBeNull();
+  });
+
+  it('drops what OCR makes of a logo beside the name', () => {
+    expect(labNameInLetterhead(['a Northfield Institute of Medical Sciences ~', 'x'])).toBe(
+      'Northfield Institute of Medical Sciences',
+    );
+  });
+
+  it('takes no address, telephone, label or department for a name', () => {
+    expect(
+      labNameInLetterhead([
+        '/ eS ARLEN HOSPITAL, Gan',
+        '12 Hospital Road, Northfield',
+        'Lab No: 1234',
+        'Department of Pathology And Lab Medicine',
+      ]),
+    ).toBeNull();
+  });
+
+  it('takes no description of the laboratory for its name', () => {
+    expect(labNameInLetterhead(['FULLY COMPUTERISED PATHOLOGICAL LABORATORY'])).toBeNull();
+    expect(labNameInLetterhead(['NABL ACCREDITED LABORATORY'])).toBeNull();
+  });
+
+  it('prefers a laboratory line to an institution line', () => {
+    expect(labNameInLetterhead(['Northfield General Hospital', 'Harbor Point Laboratory'])).toBe(
+      'Harbor Point Laboratory',
+    );
+  });
+});
+
+describe('labNameIn', () => {
+  it('takes a heading cut short at the edge for a heading, not a name', () => {
+    expect(labNameIn('LABORATORY INVESTIGATION REPOR')).toBeNull();
+    expect(labNameIn('LABORATORY INVESTIGATION REPORT')).toBeNull();
+    expect(labNameIn('Harbor Point Laboratory')).toBe('Harbor Point Laboratory');
+  });
+});
+
+describe('performingLabInCells', () => {
+  it('reads the label and its value from two cells, with or without the colon OCR drops', () => {
+    expect(performingLabInCells(['Facility', 'Brook Hospitals, Eastside'])).toBe('Brook Hospitals');
+    expect(performingLabInCells(['Episode', 'IP', 'Facility:', 'Brook Hospitals'])).toBe('Brook Hospitals');
+    expect(performingLabInCells(['Performing Lab', 'Harbor Point Laboratory'])).toBe(
+      'Harbor Point Laboratory',
+    );
+  });
+
+  it('reads nothing from a label whose value names no laboratory', () => {
+    expect(performingLabInCells(['Facility', 'Ward 4'])).toBeNull();
+    expect(performingLabInCells(['Facility'])).toBeNull();
+  });
+});
