@@ -62,6 +62,9 @@ describe('performingLabInCells', () => {
     expect(performingLabInCells(['Performing Lab', 'Harbor Point Laboratory'])).toBe(
       'Harbor Point Laboratory',
     );
+    expect(performingLabInCells(['Resulting Agency', 'NORTHFIELD HOSPITAL LABORATORY'])).toBe(
+      'NORTHFIELD HOSPITAL LABORATORY',
+    );
   });
 
   it('reads nothing from a label whose value names no laboratory', () => {

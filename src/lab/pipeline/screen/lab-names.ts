@@ -55,7 +55,8 @@ const GENERIC_WORDS = new Set([
   'iso',
 ]);
 /** Labels whose value is the laboratory that performed the tests. */
-const PERFORMING_LABEL_WORDS = String.raw`performing\s+(lab(oratory)?|site|location)|performed\s+(by|at)|testing\s+lab(oratory)?|facility`;
+// Epic MyChart printouts name the laboratory as the "Resulting Agency" (or "Resulting Lab").
+const PERFORMING_LABEL_WORDS = String.raw`performing\s+(lab(oratory)?|site|location|organi[sz]ation)|performed\s+(by|at)|testing\s+lab(oratory)?|resulting\s+(agency|lab(oratory)?)|facility`;
 const PERFORMING_LABEL = new RegExp(`^(${PERFORMING_LABEL_WORDS})\\s*:\\s*`, 'i');
 /** The label as a cell of its own, its value in the next: OCR often drops the colon between them. */
 const PERFORMING_LABEL_CELL = new RegExp(`^(${PERFORMING_LABEL_WORDS})\\s*:?$`, 'i');
