@@ -7,6 +7,7 @@
 
 import type { Coverage, MergeAction, ParsedPanel, ParsedRow, ValidationFlag, Vendor } from '../../types.js';
 import type { DocumentLayout } from '../pdf/pdf-text.js';
+import { readAntibiograms } from './antibiogram.js';
 import { dropRepeatedCopies } from './copies.js';
 import { noTableFlag, rowDoubts, unreadRowFlag } from './doubts.js';
 import type { TableHeader } from './header.js';
@@ -30,15 +31,23 @@ const TRAILING_LAB_CODE = /\s+(?:[A-Z],\s*)?\d{2}$/;
 
 export function parseReport(layout: DocumentLayout, vendor: Vendor | 'generic'): ParsedReport {
   const pages = layout.pages.map((page) => viewLines(page));
+  // Susceptibility tables first: their lines have a reader of their own (antibiogram.ts).
+  const antibiograms = readAntibiograms(pages);
   const lines: TableLine[] = [];
   let carried: TableHeader | null = null;
   for (const views of pages) {
-    const table = tableLinesOf(views, carried);
+    const table = tableLinesOf(
+      views.filter((view) => !antibiograms.read.has(view)),
+      carried,
+    );
     lines.push(...table.lines);
     carried = table.lastHeader;
   }
   const walked = walkTable(lines);
-  const panels = dropRepeatedCopies(walked.panels, layout, vendor, walked.strictRows);
+  const panels = inPageOrder(
+    dropRepeatedCopies(walked.panels, layout, vendor, walked.strictRows),
+    antibiograms.panels,
+  );
   if (vendor === 'labcorp') stripUnraisedCodes(panels, layout);
   const repairs = repairOcrRows(panels);
   // Doubted as they stand at the end (codes stripped, OCR misreadings repaired, copies dropped), so each
@@ -46,7 +55,8 @@ export function parseReport(layout: DocumentLayout, vendor: Vendor | 'generic'):
   assignRowIds(panels);
   const doubts = panels.flatMap((panel) => panel.rows.flatMap(doubtRow));
   const readViews = new Set([...walked.readLines].map((line) => line.view));
-  const unread = unreadRows(pages.flat(), readViews, panels);
+  for (const view of antibiograms.read) readViews.add(view);
+  const unread = [...unreadRows(pages.flat(), readViews, panels), ...antibiograms.unread];
   const resultsRead = panels.reduce((n, panel) => n + panel.rows.length, 0);
   const flags = [
     ...walked.validationFlags,
@@ -60,6 +70,12 @@ export function parseReport(layout: DocumentLayout, vendor: Vendor | 'generic'):
     validationFlags: panels.length === 0 ? [noTableFlag(), ...flags] : flags,
     coverage: coverageOf(resultsRead, unread.length),
   };
+}
+
+/** The table's panels with the antibiograms after those of their page (where culture reports print them). */
+function inPageOrder(panels: ParsedPanel[], antibiograms: readonly ParsedPanel[]): ParsedPanel[] {
+  if (antibiograms.length === 0) return panels;
+  return [...panels, ...antibiograms].sort((a, b) => a.pageNumber - b.pageNumber);
 }
 
 /**
