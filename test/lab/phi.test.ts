@@ -181,6 +181,33 @@ describe('detectPhi on labelled fields and shapes', () => {
     expect(textOf(scan.redacted)).not.toMatch(/555-01|example\.com|912-44/);
   });
 
+  it('finds phone numbers of other countries by their shape, apart from their label', () => {
+    const scan = detectPhi(
+      layoutOf(
+        ['Phone', 'Collection Date/Time'],
+        ['Referred by', '0300-1234567'],
+        ['Mobile No', '+92 300 1234567', 'UK', '07700 900123', 'IN', '9876543210'],
+      ),
+    );
+    expect(scan.kinds).toEqual(['phone']);
+    expect(textOf(scan.redacted)).not.toMatch(/1234567|900123|9876543210/);
+  });
+
+  it('takes no reference range, count or decimal for a phone number', () => {
+    const rows = [
+      ['Platelet Count', '250000', '150000 - 450000'],
+      ['WBC', '7500', '4000-11000'],
+      ['Eosinophils', '04', '%', '01 - 06'],
+      ['Ratio', '0.1234567890'],
+      ['Accession', 'A 6543210'],
+    ];
+    const scan = detectPhi(layoutOf(...rows));
+    expect(textOf(scan.redacted)).toContain('150000 - 450000');
+    expect(textOf(scan.redacted)).toContain('4000-11000');
+    expect(textOf(scan.redacted)).toContain('0.1234567890');
+    expect(scan.kinds).not.toContain('phone');
+  });
+
   it('finds street and city lines, and the line under a street line whatever its format', () => {
     const scan = detectPhi(
       layoutOf(['3127 BAYOU BEND STREET'], ['HOUSTON, TX 77019'], ['14 Kestrel Mews'], ['London, UK N1 7GU']),

@@ -211,7 +211,22 @@ function valueBelow(lines: readonly Line[], index: number, labelCell: Cell): str
 // --- Pass 2: shapes ----------------------------------------------------------------------------------------
 
 const SSN = /(?<![\d-])\d{3}-\d{2}-\d{4}(?![\d-])/g;
-const PHONE = /(?:\+1[ .-]?)?\(\d{3}\)\s?\d{3}[-.\s]\d{4}(?!\d)|(?<![\d-])\d{3}[-.]\d{3}[-.]\d{4}(?![\d-])/g;
+/**
+ * Telephone numbers: US (713) 555-0177 and 713-555-0177; numbers written with a country code (+92 300
+ * 1234567, +44 7700 900123); national numbers after a trunk zero (0300-1234567, 07700 900123), whose
+ * 10-12 digits no reference range or value prints; and ten-digit mobile numbers as Indian reports print
+ * them (9876543210; spaced, "98765 43210" could be two numbers of a row).
+ */
+const PHONE = new RegExp(
+  [
+    String.raw`(?:\+1[ .-]?)?\(\d{3}\)\s?\d{3}[-.\s]\d{4}(?!\d)`,
+    String.raw`(?<![\d-])\d{3}[-.]\d{3}[-.]\d{4}(?![\d-])`,
+    String.raw`(?<![\w+])\+\d{1,3}(?:[ -]?\d){8,13}(?![\d.])`,
+    String.raw`(?<![\d.,/-])0\d{2,4}[ -]?\d{6,8}(?![\d.,])`,
+    String.raw`(?<![\d.,/-])[6-9]\d{9}(?![\d.,])`,
+  ].join('|'),
+  'g',
+);
 const EMAIL = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g;
 const STREET =
   /^(?:\d{1,6}[A-Z]? [\p{L}\d .'’-]+? (?:street|st|road|rd|avenue|ave|drive|dr|lane|ln|court|ct|boulevard|blvd|way|trail|trl|mews|place|pl|parkway|pkwy|circle|cir|terrace|ter|highway|hwy|square|sq|row|close|crescent|loop|path|pike|alley|plaza)\.?|p\.?\s?o\.? box \d+)(?:,? (?:apt|suite|ste|unit|#)\.? ?[\w-]+)?(?:, [\p{L} .'-]+, [A-Z]{2} \d{5}(?:-\d{4})?)?$/iu;
