@@ -198,7 +198,17 @@ function dateForms(date: string): string[] {
   ];
 }
 
-const PHONE = /(?<![\d(])(?:\(\d{3}\) ?\d{3}-\d{4}|\d{3}\.\d{3}\.\d{4}|\d{3}-\d{3}-\d{4})(?![\d-])/g;
+/**
+ * Phone numbers by shape, written apart from src/lab/pipeline/screen/phi.ts so the check does not share its
+ * blind spots: US forms, and the international ones real reports of other countries print (a country code;
+ * a national number after a trunk zero, 10-12 digits; a ten-digit Indian mobile), which no label may sit
+ * beside on a scan whose OCR garbles labels.
+ */
+const PHONE = new RegExp(
+  String.raw`(?<![\d(])(?:\(\d{3}\) ?\d{3}-\d{4}|\d{3}\.\d{3}\.\d{4}|\d{3}-\d{3}-\d{4})(?![\d-])` +
+    String.raw`|(?<![\d.])(?:\+\d{2,3}[ -]?\d{3,4}[ -]?\d{6,7}|0\d{3,4}-\d{6,7}|0\d{9,11}|[6-9]\d{9})(?![\d.])`,
+  'g',
+);
 
 /** Every identifier the text prints beside a known label, plus every phone number, deduplicated. */
 export function identifiersInText(text: string): Identifier[] {
