@@ -136,3 +136,19 @@ describe('extractLayout', () => {
     expect(bytes).toEqual(copy);
   });
 });
+
+describe('characters as printed', () => {
+  it('keeps the micro sign of a unit (pdf.js NFKC would make it Greek mu) and a printed Greek mu', async () => {
+    const { drawPdf } = await import('./support/draw-pdf.js');
+    const bytes = await drawPdf((doc) => {
+      doc.font('Helvetica').fontSize(10);
+      doc.text('Iron  95  \u00b5g/dL', 36, 60, { lineBreak: false });
+      doc.font('Helvetica').text('non\u00a0breaking', 36, 80, { lineBreak: false });
+    });
+    const text = (await extractLayout(bytes)).pages[0]?.items.map((item) => item.str).join(' ') ?? '';
+    expect(text).toContain('\u00b5g/dL');
+    expect(text).not.toContain('\u03bc');
+    // The rest of pdf.js's normalisation stands: a no-break space reads as a space.
+    expect(text).toContain('non breaking');
+  });
+});

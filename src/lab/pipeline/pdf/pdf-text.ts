@@ -9,6 +9,7 @@ import { budgetFromEnv, checkDecodedSize, DocumentTooComplexError } from './docu
 import { buildLines, type LayoutOptions, type Line, round, type TextItem } from './layout.js';
 import {
   getDocument,
+  normalizeUnicode,
   OPEN_OPTIONS,
   type PDFDocumentProxy,
   type PDFPageProxy,
@@ -97,13 +98,13 @@ async function readPage(
  * viewport's transform gives top-left page coordinates, whatever the page's rotation or crop box.
  */
 async function textItems(page: PDFPageProxy, viewportTransform: number[]): Promise<TextItem[]> {
-  const content = await page.getTextContent();
+  const content = await page.getTextContent({ disableNormalization: true });
   const items: TextItem[] = [];
   for (const item of content.items) {
     if (!('str' in item) || item.str.trim() === '') continue;
     const [, , c, d, x, y] = Util.transform(viewportTransform, item.transform) as number[];
     items.push({
-      str: item.str,
+      str: normalised(item.str),
       x: round(x ?? 0),
       y: round(y ?? 0),
       width: round(item.width),
@@ -113,6 +114,16 @@ async function textItems(page: PDFPageProxy, viewportTransform: number[]): Promi
   }
   return items;
 }
+
+/**
+ * pdf.js's own normalisation (ligatures such as "ﬁ" split, odd spaces made plain) except for the micro
+ * sign: NFKC turns U+00B5 into Greek mu, so "µg/dL" as printed came out "μg/dL". Units are kept as printed.
+ */
+function normalised(text: string): string {
+  return text.includes(MICRO) ? text.split(MICRO).map(normalizeUnicode).join(MICRO) : normalizeUnicode(text);
+}
+
+const MICRO = '\u00b5';
 
 function asInvalidPdf(error: unknown): InvalidPdfError | DocumentTooComplexError {
   if (error instanceof InvalidPdfError || error instanceof DocumentTooComplexError) return error;

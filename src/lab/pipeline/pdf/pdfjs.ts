@@ -14,7 +14,7 @@ import { DirectPort } from './pdfjs-port.js';
 /** What was put back, for the test that pins this down. */
 export const restoredBuiltins: readonly string[] = restoreNatives(natives);
 
-export const { getDocument, Util } = pdfjs;
+export const { getDocument, normalizeUnicode, Util } = pdfjs;
 
 /** How every document is opened: no eval, no font loading, no system fonts, only errors logged. */
 export const OPEN_OPTIONS = {
