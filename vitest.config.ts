@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -32,17 +33,30 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // One worker per core. vitest's default leaves one core free, which on a 2-core machine runs every file
+    // one after another (unit tier 122 s against 77 s with two workers).
+    maxWorkers: availableParallelism(),
     reporters: ['default', './test/support/summary-reporter.ts'],
     projects: [
       {
         extends: true,
         // One process per worker for every unit file (module graph loaded once): 2.2x faster than a
         // fresh process per file, and unit files leave no global state behind.
-        test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: SYSTEM, isolate: false },
+        test: {
+          name: 'unit',
+          include: ['test/**/*.test.ts'],
+          exclude: SYSTEM,
+          isolate: false,
+          globalSetup: ['test/support/worker-bundles.ts'],
+        },
       },
       {
         extends: true,
-        test: { name: 'system', include: SYSTEM, globalSetup: ['test/support/postgres-global.ts'] },
+        test: {
+          name: 'system',
+          include: SYSTEM,
+          globalSetup: ['test/support/worker-bundles.ts', 'test/support/postgres-global.ts'],
+        },
       },
     ],
   },

@@ -11,7 +11,7 @@ import { FIXTURE_DIR } from '../../fixtures/labs/generate.js';
 import { tmpHome } from '../engine/support/tmp-home.js';
 import { pageTexts } from '../report/support/pdf.js';
 import { startReceiver } from '../report/support/receiver.js';
-import { assay, type CliResult, json } from './cli.js';
+import { assay, assayMany, type CliResult, json } from './cli.js';
 
 const DOB = '1963-08-19';
 /** The same date as a lab prints it, and without separators. */
@@ -308,14 +308,21 @@ describe('assay report from-labs', () => {
   );
 
   it('without --dob or --sex, or with a Bundle and no --dob, it stops with a usage error', async () => {
+    // Refused before any work: one spawned run, the other two run many to one child process.
     const noDob = await run(['report', 'from-labs', pdfs[0] as string, '--sex', 'female', '--out', home.dir]);
     expect(noDob.exitCode).toBe(2);
     expect(noDob.stderr).toMatch(/Missing required flag dob/);
-    const noSex = await run(['report', 'from-labs', pdfs[0] as string, '--dob', DOB, '--out', home.dir]);
+    const bundle = join(home.dir, 'labs.fhir.json');
+    const [noSex, generate] = (await assayMany(
+      [
+        ['report', 'from-labs', pdfs[0] as string, '--dob', DOB, '--out', home.dir],
+        ['report', 'generate', bundle, '--out', home.dir],
+      ],
+      env,
+    )) as [CliResult, CliResult];
+    runs.push(noSex, generate);
     expect(noSex.exitCode).toBe(2);
     expect(noSex.stderr).toMatch(/--sex female\|male/);
-    const bundle = join(home.dir, 'labs.fhir.json');
-    const generate = await run(['report', 'generate', bundle, '--out', home.dir]);
     expect(generate.exitCode).toBe(2);
     expect(generate.stderr).toMatch(/FHIR Bundle of lab results/);
   });

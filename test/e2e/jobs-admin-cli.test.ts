@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_DIR } from '../../fixtures/labs/generate.js';
 import type { JobView } from '../../src/cli/job-view.js';
 import { tmpHome } from '../engine/support/tmp-home.js';
-import { assay, json } from './cli.js';
+import { assay, assayMany, type CliResult, json } from './cli.js';
 
 describe('jobs retry / list / show / prune on lab jobs (real CLI processes)', () => {
   const home = tmpHome('assay-e2e-jobs-admin-');
@@ -27,12 +27,19 @@ describe('jobs retry / list / show / prune on lab jobs (real CLI processes)', ()
       /cannot run again: the copy of its PDF was deleted when it ended failed \(invalid_pdf\)/,
     );
     expect(r.stderr).toContain('hint: Submit the file again: assay lab extract corrupt-truncated.pdf');
-    const asJson = json<{ error: { code: string } }>(
-      await assay(['jobs', 'retry', failed.id, '--json'], env),
-    );
+    // The same refusal as JSON, and the job read back after it, in one child process (assayMany).
+    const [refused, shown] = (await assayMany(
+      [
+        ['jobs', 'retry', failed.id, '--json'],
+        ['jobs', 'show', failed.id, '--json'],
+      ],
+      env,
+    )) as [CliResult, CliResult];
+    expect(refused.exitCode).toBe(2);
+    const asJson = json<{ error: { code: string } }>(refused);
     expect(asJson.error.code).toBe('upload_missing');
 
-    const after = json<JobView>(await assay(['jobs', 'show', failed.id, '--json'], env));
+    const after = json<JobView>(shown);
     expect(after).toMatchObject({ state: 'failed', errorType: 'invalid_pdf', attempts: failed.attempts });
     expect(after.errorMessage).toBe(failed.errorMessage);
   });
@@ -54,17 +61,23 @@ describe('jobs retry / list / show / prune on lab jobs (real CLI processes)', ()
   });
 
   it('`jobs prune --dry-run` says what would go and deletes nothing', async () => {
+    // A spawned dry run, then the text form, the list, the real prune and the list again in one child
+    // process (assayMany), one after another as typed.
     const dry = await assay(['jobs', 'prune', '--older-than', '0', '--dry-run', '--json'], env);
     expect(dry.exitCode).toBe(0);
     expect(json(dry)).toMatchObject({ deleted: 2, olderThanDays: 0, dryRun: true });
-    const text = await assay(['jobs', 'prune', '--older-than', '0', '--dry-run'], env);
+    const [text, before, pruned, after] = (await assayMany(
+      [
+        ['jobs', 'prune', '--older-than', '0', '--dry-run'],
+        ['jobs', 'list', '--json'],
+        ['jobs', 'prune', '--older-than', '0', '--json'],
+        ['jobs', 'list', '--json'],
+      ],
+      env,
+    )) as [CliResult, CliResult, CliResult, CliResult];
     expect(text.stdout).toMatch(/^Would delete 2 finished jobs .*nothing deleted/);
-    expect(json<JobView[]>(await assay(['jobs', 'list', '--json'], env))).toHaveLength(2);
-
-    expect(json(await assay(['jobs', 'prune', '--older-than', '0', '--json'], env))).toMatchObject({
-      deleted: 2,
-      dryRun: false,
-    });
-    expect(json<JobView[]>(await assay(['jobs', 'list', '--json'], env))).toHaveLength(0);
+    expect(json<JobView[]>(before)).toHaveLength(2);
+    expect(json(pruned)).toMatchObject({ deleted: 2, dryRun: false });
+    expect(json<JobView[]>(after)).toHaveLength(0);
   });
 });

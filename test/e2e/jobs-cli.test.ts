@@ -3,12 +3,31 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { JobView } from '../../src/cli/job-view.js';
 import { tmpHome } from '../engine/support/tmp-home.js';
-import { assay, json } from './cli.js';
+import { assay, assayMany, type CliResult, json } from './cli.js';
 
 describe('assay jobs (real CLI processes)', () => {
   const home = tmpHome('assay-e2e-');
   const env = { ASSAY_HOME: home.dir };
-  afterAll(() => home.cleanup());
+  const corrupt = tmpHome();
+  writeFileSync(join(corrupt.dir, 'assay.db'), 'not a database '.repeat(200));
+  afterAll(() => {
+    home.cleanup();
+    corrupt.cleanup();
+  });
+
+  // Refusals, run many to one child process (test/e2e/cli.ts, assayMany) when the first is asked for. Each
+  // exit code keeps a spawned run: 3 and 1 below, 2 in cli-errors.test.ts.
+  const REFUSED = {
+    unknownJson: { args: ['jobs', 'show', 'no-such-job', '--json'], home: home.dir },
+    corrupt: { args: ['jobs', 'list'], home: corrupt.dir },
+    usage: { args: ['jobs', 'list', '--limit', 'many'], home: home.dir },
+  };
+  let refusedRuns: Promise<CliResult[]> | undefined;
+  const refused = async (name: keyof typeof REFUSED): Promise<CliResult> => {
+    const names = Object.keys(REFUSED) as Array<keyof typeof REFUSED>;
+    refusedRuns ??= assayMany(names.map((n) => [...REFUSED[n].args, '--home', REFUSED[n].home]));
+    return (await refusedRuns)[names.indexOf(name)] as CliResult;
+  };
 
   it('--help lists the topics', async () => {
     const r = await assay(['--help']);
@@ -56,7 +75,8 @@ describe('assay jobs (real CLI processes)', () => {
     expect(r.exitCode).toBe(3);
     expect(r.stderr.split('\n')[0]).toBe('Error: No job with id no-such-job.');
     expect(r.stdout).toBe('');
-    const asJson = await assay(['jobs', 'show', 'no-such-job', '--json'], env);
+    // The same refusal as JSON, and the refusals below, run many to one child process.
+    const asJson = await refused('unknownJson');
     expect(asJson.exitCode).toBe(3);
     expect(json(asJson)).toMatchObject({ error: { code: 'not_found' } });
   });
@@ -64,20 +84,18 @@ describe('assay jobs (real CLI processes)', () => {
   it('an unwritable home and a corrupt store are one-line errors with a non-zero exit', async () => {
     const file = join(home.dir, 'plain-file');
     writeFileSync(file, 'x');
+    // Spawned: an error before any store is open ends a process of its own with exit 1.
     const unwritable = await assay(['jobs', 'list', '--home', file]);
     expect(unwritable.exitCode).toBe(1);
     expect(unwritable.stderr.split('\n')[0]).toMatch(/^Error: Cannot use .* as the assay home/);
 
-    const corrupt = tmpHome();
-    writeFileSync(join(corrupt.dir, 'assay.db'), 'not a database '.repeat(200));
-    const r = await assay(['jobs', 'list'], { ASSAY_HOME: corrupt.dir });
+    const r = await refused('corrupt');
     expect(r.exitCode).toBe(1);
     expect(r.stderr.split('\n')[0]).toMatch(/not a valid SQLite database/);
-    corrupt.cleanup();
   });
 
   it('a usage error exits 2', async () => {
-    const r = await assay(['jobs', 'list', '--limit', 'many'], env);
+    const r = await refused('usage');
     expect(r.exitCode).toBe(2);
   });
 });

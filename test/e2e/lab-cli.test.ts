@@ -8,7 +8,7 @@ import { FIXTURE_DIR } from '../../fixtures/labs/generate.js';
 import type { LabStatusBody } from '../../src/lab/job/status-body.js';
 import { tmpHome } from '../engine/support/tmp-home.js';
 import { manifest, phiOf } from '../lab/fixture-files.js';
-import { assay, json } from './cli.js';
+import { assay, assayMany, type CliResult, json } from './cli.js';
 
 interface ExtractJson {
   files: Array<{ file: string; output: string | null; result: LabStatusBody }>;
@@ -30,6 +30,24 @@ describe('assay lab extract / status (real CLI processes)', () => {
     home.cleanup();
     out.cleanup();
   });
+
+  // What `lab extract` refuses before any work, run many to one child process (test/e2e/cli.ts, assayMany):
+  // the spawned runs above and below keep the exit codes of a process of its own.
+  const REFUSED = {
+    bothFormats: ['lab', 'extract', pdf('quest-cbc-a1c'), '--format', 'fhir', '--format', 'csv'],
+    xml: ['lab', 'extract', pdf('quest-cbc-a1c'), '--format', 'xml'],
+    badDob: ['lab', 'extract', pdf('quest-cmp-lipid'), '--dob', '1990-02-30'],
+    watchAndFiles: ['lab', 'extract', pdf('quest-cmp-lipid'), '--watch', home.dir],
+  };
+  let refusedRuns: Promise<CliResult[]> | undefined;
+  const refused = async (name: keyof typeof REFUSED): Promise<CliResult> => {
+    const names = Object.keys(REFUSED) as Array<keyof typeof REFUSED>;
+    refusedRuns ??= assayMany(
+      names.map((n) => REFUSED[n]),
+      env,
+    );
+    return (await refusedRuns)[names.indexOf(name)] as CliResult;
+  };
 
   it('extracts a batch, writes <name>.json per PDF, and exits 1 when any was rejected', async () => {
     const r = await assay(
@@ -101,24 +119,24 @@ describe('assay lab extract / status (real CLI processes)', () => {
     expect(bundle.resourceType).toBe('Bundle');
     expect(bundle.entry.filter((e) => e.resource.resourceType === 'Observation')).toHaveLength(21);
 
-    const csv = await assay(['lab', 'extract', pdf('quest-cbc-a1c'), '--format', 'csv'], env);
+    // One document on stdout, CSV and FHIR: two runs in one child process.
+    const [csv, fhir] = (await assayMany(
+      [
+        ['lab', 'extract', pdf('quest-cbc-a1c'), '--format', 'csv'],
+        ['lab', 'extract', pdf('quest-cbc-a1c'), '--format', 'fhir', '--subject', 'Patient/p1'],
+      ],
+      env,
+    )) as [CliResult, CliResult];
     expect(csv.exitCode).toBe(0);
     expect(csv.stdout.split('\r\n')[0]).toMatch(/^file,panel,panel_loinc,biomarker,value/);
     expect(csv.stdout.trim().split('\r\n')).toHaveLength(22);
     expect(csv.stderr).toContain('1 of 1 PDFs completed.');
-
-    const fhir = await assay(
-      ['lab', 'extract', pdf('quest-cbc-a1c'), '--format', 'fhir', '--subject', 'Patient/p1'],
-      env,
-    );
+    expect(fhir.exitCode).toBe(0);
     expect(JSON.parse(fhir.stdout).entry[1].resource.subject).toEqual({ reference: 'Patient/p1' });
 
-    const both = await assay(
-      ['lab', 'extract', pdf('quest-cbc-a1c'), '--format', 'fhir', '--format', 'csv'],
-      env,
-    );
+    const both = await refused('bothFormats');
     expect(both.exitCode).toBe(2);
-    const bad = await assay(['lab', 'extract', pdf('quest-cbc-a1c'), '--format', 'xml'], env);
+    const bad = await refused('xml');
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toMatch(/Unknown output format "xml"/);
   });
@@ -150,6 +168,7 @@ describe('assay lab extract / status (real CLI processes)', () => {
   it('`lab status` shows what another process stored; unknown ids exit 3', async () => {
     const run = json<ExtractJson>(await assay(['lab', 'extract', pdf('reject-two-visits'), '--json'], env));
     const body = run.files[0]?.result as LabStatusBody;
+    // Read back by other processes: one spawned, then three run many to one child process.
     const status = await assay(['lab', 'status', body.jobId, '--json'], env);
     expect(status.exitCode).toBe(0);
     expect(json(status)).toEqual({
@@ -158,32 +177,39 @@ describe('assay lab extract / status (real CLI processes)', () => {
       rejection_reason: 'multiple_collection_dates',
       rejection_detail: expect.stringContaining('collection dates'),
     });
-    const text = await assay(['lab', 'status', body.jobId], env);
+    const [text, explained, extract] = (await assayMany(
+      [
+        ['lab', 'status', body.jobId],
+        ['lab', 'status', body.jobId, '--explain', '--json'],
+        ['lab', 'extract', pdf('reject-other-lab'), '--explain'],
+      ],
+      env,
+    )) as [CliResult, CliResult, CliResult];
+    expect(text.exitCode).toBe(0);
     expect(text.stdout).toMatch(/reason\s+multiple_collection_dates/);
     expect(text.stdout).toMatch(/why\s+The document states 2 different collection dates/);
-    const explained = await assay(['lab', 'status', body.jobId, '--explain', '--json'], env);
     expect(json<LabStatusBody & { rejection_evidence: string[] }>(explained).rejection_evidence).toContain(
       'collection dates stated: 2 distinct',
     );
     // lab extract says why beside the table, and --explain lists the evidence.
-    const extract = await assay(['lab', 'extract', pdf('reject-other-lab'), '--explain'], env);
     expect(extract.stdout).toContain(
       'reject-other-lab.pdf: The performing laboratory is Cedar Valley Medical Laboratory, not Quest Diagnostics or Labcorp',
     );
     expect(extract.stdout).toMatch(/^\s+vendor signatures: none$/m);
+    // Exit 3 from a process of its own.
     const missing = await assay(['lab', 'status', '00000000-0000-0000-0000-000000000000', '--json'], env);
     expect(missing.exitCode).toBe(3);
     expect(json(missing)).toMatchObject({ error: { code: 'not_found' } });
   });
 
   it('rejects a malformed --dob with exit 2, before any work', async () => {
-    const r = await assay(['lab', 'extract', pdf('quest-cmp-lipid'), '--dob', '1990-02-30'], env);
+    const r = await refused('badDob');
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/YYYY-MM-DD/);
   });
 
   it('refuses PDF files given with --watch (exit 2) instead of ignoring them', async () => {
-    const r = await assay(['lab', 'extract', pdf('quest-cmp-lipid'), '--watch', home.dir], env);
+    const r = await refused('watchAndFiles');
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/not both/);
   });

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobView } from '../../src/cli/job-view.js';
 import { openJobStore } from '../../src/engine/open-store.js';
 import type { JobStore } from '../../src/engine/store.js';
-import { type PgServer, startPostgres } from '../support/postgres-server.js';
+import { postgresForSuite } from '../support/postgres-suite.js';
 import { assay, json } from './cli.js';
 import { CliProcess } from './support/cli-process.js';
 import { jsonBody, Receiver } from './support/receivers.js';
@@ -68,7 +68,8 @@ const HOUR_MS = 3_600_000;
 const LIVE_STATES = ['held', 'ready', 'running'];
 
 describe('two serve and two jobs-work processes on one PostgreSQL survive SIGKILLs (issue #16)', () => {
-  let pgServer: PgServer;
+  // The run's shared PostgreSQL (test/support/postgres-global.ts), a database of this file's own.
+  const pgServer = postgresForSuite();
   let url: string;
   let store: JobStore;
   let key: string;
@@ -81,7 +82,6 @@ describe('two serve and two jobs-work processes on one PostgreSQL survive SIGKIL
 
   beforeAll(async () => {
     mkdirSync(KEYS_DIR, { mode: 0o700 });
-    pgServer = await startPostgres();
     url = await pgServer.createDatabase();
     for (const i of [0, 1]) {
       const migrated = await assay(['db', 'migrate', '--store', url, '--json'], nodeEnv(i, url));
@@ -115,7 +115,6 @@ describe('two serve and two jobs-work processes on one PostgreSQL survive SIGKIL
     await store?.close();
     await hooks?.close();
     await callbacks?.close();
-    await pgServer?.stop();
     rmSync(root, { recursive: true, force: true });
   });
 

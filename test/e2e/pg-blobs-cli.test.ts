@@ -9,7 +9,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobView } from '../../src/cli/job-view.js';
 import { tmpHome } from '../engine/support/tmp-home.js';
-import { type PgServer, startPostgres } from '../support/postgres-server.js';
+import { postgresForSuite } from '../support/postgres-suite.js';
 import { assay, json } from './cli.js';
 
 const BIN = fileURLToPath(new URL('../../bin/run.js', import.meta.url));
@@ -29,7 +29,8 @@ interface Seen {
  * ASSAY_KEYS_DIR, finishes both from what is in PostgreSQL: the uploaded PDF, the sealed credential.
  */
 describe('blobs in PostgreSQL: serve on one home, work on another (real processes)', () => {
-  let server: PgServer;
+  // The run's shared PostgreSQL (test/support/postgres-global.ts), a database of this file's own.
+  const server = postgresForSuite();
   let url: string;
   const homeA = tmpHome('assay-e2e-blobs-a-');
   const homeB = tmpHome('assay-e2e-blobs-b-');
@@ -39,7 +40,6 @@ describe('blobs in PostgreSQL: serve on one home, work on another (real processe
   const seen: Seen[] = [];
 
   beforeAll(async () => {
-    server = await startPostgres();
     url = await server.createDatabase();
     receiver = createServer((req, res) => {
       seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers });
@@ -51,7 +51,6 @@ describe('blobs in PostgreSQL: serve on one home, work on another (real processe
   afterAll(async () => {
     for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
     receiver?.close();
-    await server?.stop();
     for (const h of [homeA, homeB, keys]) h.cleanup();
   });
 

@@ -2,23 +2,22 @@ import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tmpHome } from '../engine/support/tmp-home.js';
 import { killAll, serveProcess } from '../security/support/serve-process.js';
-import { type PgServer, startPostgres } from '../support/postgres-server.js';
+import { postgresForSuite } from '../support/postgres-suite.js';
 import { assay, json } from './cli.js';
 
 /** Issue #16: 100 uploads an hour per key, not per node (real `serve` processes, real PostgreSQL). */
 describe('two `serve` nodes on one PostgreSQL share the hourly upload limit', () => {
-  let server: PgServer;
+  // The run's shared PostgreSQL (test/support/postgres-global.ts), a database of this file's own.
+  const server = postgresForSuite();
   let url: string;
   const homeA = tmpHome('assay-e2e-limits-a-');
   const homeB = tmpHome('assay-e2e-limits-b-');
   const children: ChildProcess[] = [];
   beforeAll(async () => {
-    server = await startPostgres();
     url = await server.createDatabase();
   }, 60_000);
   afterAll(async () => {
     killAll(children);
-    await server?.stop();
     homeA.cleanup();
     homeB.cleanup();
   });

@@ -8,23 +8,23 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobView } from '../../src/cli/job-view.js';
 import { SERVER_KEY_CACHE_MS } from '../../src/keys/api-keys.js';
 import { tmpHome } from '../engine/support/tmp-home.js';
-import { type PgServer, startPostgres } from '../support/postgres-server.js';
+import { startPostgres } from '../support/postgres-server.js';
+import { postgresForSuite } from '../support/postgres-suite.js';
 import { assay, json } from './cli.js';
 import { CliProcess } from './support/cli-process.js';
 
 const BIN = fileURLToPath(new URL('../../bin/run.js', import.meta.url));
 
 describe('--store postgres:// (real CLI processes, real PostgreSQL)', () => {
-  let server: PgServer;
+  // The run's shared PostgreSQL (test/support/postgres-global.ts), a database of this file's own.
+  const server = postgresForSuite();
   let url: string;
   const homeA = tmpHome('assay-e2e-pg-a-');
   const homeB = tmpHome('assay-e2e-pg-b-');
   beforeAll(async () => {
-    server = await startPostgres();
     url = await server.createDatabase();
   }, 60_000);
   afterAll(async () => {
-    await server?.stop();
     homeA.cleanup();
     homeB.cleanup();
   });

@@ -30,7 +30,9 @@ export function workerSuite(name: string, open: OpenEngine): void {
       registry.register({
         kind: 'flaky',
         maxAttempts: 4,
-        backoff: { baseMs: 40, maxMs: 10_000 },
+        // Long enough that a busy machine's scheduling stalls (tests run two at a time) do not reorder the
+        // gaps: the first is at most 100 ms, the third at least 200 ms.
+        backoff: { baseMs: 100, maxMs: 10_000 },
         handler: async () => {
           calls.push(Date.now());
           throw Object.assign(new Error('upstream said no'), { name: 'UpstreamError' });
@@ -50,7 +52,7 @@ export function workerSuite(name: string, open: OpenEngine): void {
       const gaps = calls.slice(1).map((t, i) => t - (calls[i] as number));
       // Equal jitter: the wait before attempt n+1 is at least half of base * 2^(n-1).
       gaps.forEach((gap, i) => {
-        expect(gap).toBeGreaterThanOrEqual((40 * 2 ** i) / 2 - 2);
+        expect(gap).toBeGreaterThanOrEqual((100 * 2 ** i) / 2 - 2);
       });
       expect(gaps[2]).toBeGreaterThan(gaps[0] as number);
 

@@ -83,6 +83,22 @@ describe('ThreadPool', () => {
     await expect(first).resolves.toMatchObject({ status: 'completed' });
   });
 
+  it('starts its threads from the .ts sources through tsx when the suite gives no bundle', async () => {
+    // The suite runs threads from a bundle of these sources (test/support/worker-bundles.ts); `tsx` and
+    // `npm run bench` run them as here.
+    const bundles = process.env.ASSAY_TEST_WORKER_BUNDLES;
+    delete process.env.ASSAY_TEST_WORKER_BUNDLES;
+    try {
+      pool = new ThreadPool(1);
+      const stages: string[] = [];
+      const outcome = await pool.run(pdfBytes('quest-cmp-lipid'), {}, { onStage: (s) => stages.push(s) });
+      expect(outcome.status).toBe('completed');
+      expect(stages).toEqual(['processing_language', 'processing_phi', 'processing_extraction']);
+    } finally {
+      if (bundles !== undefined) process.env.ASSAY_TEST_WORKER_BUNDLES = bundles;
+    }
+  });
+
   it('refuses work once closed', async () => {
     pool = new ThreadPool(1);
     await pool.close();

@@ -139,6 +139,21 @@ describe('render pool', () => {
     }
   });
 
+  it('renders from the .ts sources through tsx when the suite gives no bundle', async () => {
+    // The suite runs threads from a bundle of these sources (test/support/worker-bundles.ts); `tsx` and
+    // `npm run bench` run them as here.
+    const bundles = process.env.ASSAY_TEST_WORKER_BUNDLES;
+    delete process.env.ASSAY_TEST_WORKER_BUNDLES;
+    const pool = new RenderPool(1);
+    try {
+      const { model, pdf } = await render('condensed-one-event');
+      expect((await pool.render(model)).equals(pdf)).toBe(true);
+    } finally {
+      if (bundles !== undefined) process.env.ASSAY_TEST_WORKER_BUNDLES = bundles;
+      await pool.close();
+    }
+  });
+
   it("renders the largest fixture, 20 events, within the threads' heap limits, again and again", async () => {
     const pool = new RenderPool(1);
     try {

@@ -11,7 +11,7 @@ import { FileBlobStore } from '../../src/blobs/file.js';
 import { reviewedResult } from '../../src/review/job-reviews.js';
 import { REVIEW_CSP } from '../../src/review/routes.js';
 import type { RunningServer } from '../../src/server/serve.js';
-import { assay, json } from '../e2e/cli.js';
+import { assay, assayMany, type CliResult, json } from '../e2e/cli.js';
 import { tmpHome } from '../engine/support/tmp-home.js';
 import { createKey, startTestServer } from '../server/support/test-server.js';
 import {
@@ -361,17 +361,21 @@ describe('assay review: inputs it cannot review', () => {
     ]);
     expect(unknown.exitCode).toBe(3);
     expect(json<{ error: { code: string } }>(unknown).error.code).toBe('not_found');
-    const nothing = await assay(['review', 'no-such-thing', '--home', home.dir]);
-    expect(nothing.exitCode).toBe(3);
+    // The other refusals run many to one child process (test/e2e/cli.ts, assayMany).
     const notResult = join(home.dir, 'settings.json');
     writeFileSync(notResult, '{"theme": "dark"}');
-    const bad = await assay(['review', notResult, '--json', '--home', home.dir]);
+    const text = join(home.dir, 'notes.txt');
+    writeFileSync(text, 'hello');
+    const [nothing, bad, notes] = (await assayMany([
+      ['review', 'no-such-thing', '--home', home.dir],
+      ['review', notResult, '--json', '--home', home.dir],
+      ['review', text, '--home', home.dir],
+    ])) as [CliResult, CliResult, CliResult];
+    expect(nothing.exitCode).toBe(3);
     expect(bad.exitCode).toBe(2);
     expect(json<{ error: { message: string } }>(bad).error.message).toMatch(
       /not a lab result file: it has no panels/,
     );
-    const text = join(home.dir, 'notes.txt');
-    writeFileSync(text, 'hello');
-    expect((await assay(['review', text, '--home', home.dir])).exitCode).toBe(2);
+    expect(notes.exitCode).toBe(2);
   }, 60_000);
 });

@@ -135,13 +135,19 @@ function compare(before: EventScore, after: EventScore, what: string): number {
   let compared = 0;
   for (const a of before.domains) {
     const b = after.domains.find((d) => d.domain === a.domain);
-    expect(b?.chosen_model, `${a.domain}: chosen model after ${what}`).toBe(a.chosen_model);
+    // expect() only where the check fails: 300,000 passing expect() calls cost seconds, and a failing one
+    // still reports the domain, the profile and the move.
+    if (b?.chosen_model !== a.chosen_model) {
+      expect(b?.chosen_model, `${a.domain}: chosen model after ${what}`).toBe(a.chosen_model);
+    }
     if (!b || a.health_score === null || b.health_score === null) continue;
     compared += 1;
-    expect(
-      Math.abs(b.health_score - a.health_score),
-      `${a.domain} (${a.model}) after ${what}`,
-    ).toBeLessThanOrEqual(5);
+    if (!(Math.abs(b.health_score - a.health_score) <= 5)) {
+      expect(
+        Math.abs(b.health_score - a.health_score),
+        `${a.domain} (${a.model}) after ${what}`,
+      ).toBeLessThanOrEqual(5);
+    }
   }
   return compared;
 }

@@ -13,7 +13,8 @@ declare module 'vitest' {
  * every file through postgresForSuite(); each test still takes a database of its own.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const server = await startPostgres();
+  // Room for the files that run at once, several `serve` and `jobs work` processes each with its own pool.
+  const server = await startPostgres({ maxConnections: 300 });
   project.provide('assayPg', { url: server.url, dir: server.dir });
   return () => server.stop();
 }

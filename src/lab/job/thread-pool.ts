@@ -7,6 +7,7 @@
  */
 
 import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { DocumentTooComplexError } from '../pipeline/pdf/document-budget.js';
 import type { PipelineOutcome, PipelineRequest, PipelineStage } from '../pipeline/pipeline.js';
@@ -57,6 +58,10 @@ function newWorker(): Worker {
   // A bound on each thread's JavaScript heap, so one document cannot take the process's memory with it.
   const resourceLimits = { maxOldGenerationSizeMb: threadHeapMb() };
   if (!here.endsWith('.ts')) return new Worker(new URL('./thread-worker.js', here), { resourceLimits });
+  // The test suite bundles thread-worker.ts from these sources once per run (test/support/worker-bundles.ts):
+  // the same code, started in a fraction of the time tsx's per-module hooks take in every new thread.
+  const bundles = process.env.ASSAY_TEST_WORKER_BUNDLES;
+  if (bundles) return new Worker(join(bundles, 'thread-worker.mjs'), { resourceLimits });
   // Resolved here, where the package is known to be installed; the ESM entry, not require()'s.
   const tsxApi = import.meta.resolve('tsx/esm/api');
   const script = new URL('./thread-worker.ts', here).href;

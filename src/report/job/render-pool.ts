@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { ReportModel } from '../model/model.js';
 
@@ -42,6 +43,9 @@ function startWorker(): Worker {
   const resourceLimits = RENDER_THREAD_LIMITS;
   if (!import.meta.url.endsWith('.ts'))
     return new Worker(new URL('./render-worker.js', import.meta.url), { resourceLimits });
+  // The test suite's bundle of render-worker.ts, built from these sources once per run (see thread-pool.ts).
+  const bundles = process.env.ASSAY_TEST_WORKER_BUNDLES;
+  if (bundles) return new Worker(join(bundles, 'render-worker.mjs'), { resourceLimits });
   const entry = JSON.stringify(new URL('./render-worker.ts', import.meta.url).href);
   return new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${entry}); });`, {
     eval: true,

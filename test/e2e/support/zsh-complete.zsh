@@ -8,7 +8,9 @@ zpty -w z "PROMPT= ; fpath=(${(q)1} \$fpath); autoload -U compinit; compinit -u"
 zpty -w z "zstyle ':completion:*' list-grouped false; zstyle ':completion:*' insert-tab false"
 zpty -w z 'compadd () { if [[ ${@[1,(i)(-|--)]} == *-(O|A|D)\ * ]]; then builtin compadd "$@"; return $?; fi; typeset -a __hits; builtin compadd -A __hits "$@"; local ret=$?; (( $#__hits )) || return $ret; print -rl -- "<HIT>"${^__hits}; builtin compadd "$@" }'
 zpty -w z "bindkey '^I' complete-word"
-zpty -w z "print '<READY>'"
+# Quoted apart so that the terminal's echo of the command (which a busy machine may redraw after the lines
+# before it) does not match: only the printed word does, once zsh has run every line above.
+zpty -w z "print '<REA''DY>'"
 zpty -r z line '*<READY>*'
 zpty -w -n z "$2"$'\t'
 # Read what the completion prints until nothing more comes for half a second (at most 10 s).
