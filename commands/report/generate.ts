@@ -19,6 +19,11 @@ import { conflictLines, unusableLines } from '../../src/report/from-labs/summary
 import { writeFileAtomic } from '../../src/report/job/files.js';
 import type { ReportJobResult } from '../../src/report/job/payload.js';
 import {
+  prestartRenderThreads,
+  renderOnThisThread,
+  reportJobSlots,
+} from '../../src/report/job/render-pool.js';
+import {
   expandRequestPaths,
   loadRequestFile,
   type RequestFile,
@@ -89,7 +94,13 @@ export default class ReportGenerate extends EngineCommand<typeof ReportGenerate>
         'assay report generate request.json --no-deliver --out reports/',
       ]);
     const person = () => personFrom(this.flags, 'report generate results.fhir.json');
-    const files = expandRequestPaths(paths).map((p) =>
+    const requestPaths = expandRequestPaths(paths);
+    // One report renders on this thread (a render thread would cost more than it saves). Several: the
+    // render threads start now, one per request up to the pool's size, and load pdfkit while this thread
+    // reads the requests, opens the store and scores, instead of after the first report's model is built.
+    if (requestPaths.length === 1) renderOnThisThread();
+    else prestartRenderThreads(requestPaths.length);
+    const files = requestPaths.map((p) =>
       loadRequestFile(p, {
         condensed: this.flags.condensed,
         hasOut: Boolean(this.flags.out),
@@ -103,7 +114,10 @@ export default class ReportGenerate extends EngineCommand<typeof ReportGenerate>
       throw new UsageError(`No request files (*.json) in ${paths.join(', ')}.`);
     }
     const engine = await this.openEngine();
-    const slots = { concurrency: this.flags.concurrency ?? defaultConcurrency(), leaseMs: leaseMsFromEnv() };
+    // Unless told (--concurrency, ASSAY_CONCURRENCY): two jobs per render thread, which keeps them busy.
+    const concurrency =
+      this.flags.concurrency ?? (process.env.ASSAY_CONCURRENCY ? defaultConcurrency() : reportJobSlots());
+    const slots = { concurrency, leaseMs: leaseMsFromEnv() };
     const dir = this.flags.watch;
     if (dir) {
       const signal = await withWorkers(engine, { ...slots, onSignal: 'report' }, (workers) =>
@@ -135,7 +149,8 @@ export default class ReportGenerate extends EngineCommand<typeof ReportGenerate>
         home: this.home,
         ...(out ? { out: { dir: out, name: file.name } } : {}),
       });
-      jobs.push({ job, file });
+      // The id only: the record holds the sealed request, a copy per report that a batch need not keep.
+      jobs.push({ job: { id: job.id }, file });
     }
     try {
       await waitWithProgress(

@@ -82,7 +82,8 @@ export class Engine {
    * can have changed: those this process's workers just settled (which also ends the poll's sleep early),
    * those the one query for running jobs no longer lists, and a rotating share of the rest, so that every
    * job is still read about every SWEEP_MS (what another process ran start to end between two polls,
-   * or cancelled, is seen by then). Running jobs come from that query.
+   * or cancelled, is seen by then). Running jobs come from that query. Where the store can tell, one query
+   * per poll gives those jobs' states and only the ones that changed are read whole (readChanged).
    */
   async waitFor(
     ids: string[],
@@ -142,7 +143,7 @@ export class Engine {
             changed.add(id);
             taken++;
           }
-          for (const id of changed) await read(id);
+          await this.readChanged([...changed], last, read);
         }
         if (done.size < unique.length && settled.size === 0)
           await this.nap(pollMs, opts.signal, (w) => (wake = w));
@@ -152,6 +153,28 @@ export class Engine {
       this.settledListeners.delete(onSettled);
     }
     return ids.map((id) => done.get(id) as JobRecord);
+  }
+
+  /**
+   * Read, of `ids`, the jobs whose state or status may differ from the one last seen. A store that can tell
+   * (JobStore.states) says in one query which did, and only those are read whole: the rest of a large wait's
+   * rotating share costs one indexed lookup each, not a row with its payload parsed.
+   */
+  private async readChanged(
+    ids: string[],
+    last: Map<string, string>,
+    read: (id: string) => Promise<void>,
+  ): Promise<void> {
+    if (!this.store.states || ids.length === 0) {
+      for (const id of ids) await read(id);
+      return;
+    }
+    const now = new Map((await this.store.states(ids)).map((row) => [row.id, row]));
+    for (const id of ids) {
+      const row = now.get(id);
+      // A job gone from the store is read too: reading it says so (NotFoundError), as before.
+      if (!row || TERMINAL_STATES.includes(row.state) || last.get(id) !== row.status) await read(id);
+    }
   }
 
   /** Sleep `ms` unless woken first (through the function given to `onWake`); aborts as `sleep` does. */

@@ -1,4 +1,4 @@
-import type { ClaimedJob, JobError, JobOutcome, JobRecord, ListFilter, NewJob } from './types.js';
+import type { ClaimedJob, JobError, JobOutcome, JobRecord, JobState, ListFilter, NewJob } from './types.js';
 
 /**
  * What the engine needs from storage. Two stores implement it, SQLite (src/engine/sqlite) and PostgreSQL
@@ -48,6 +48,11 @@ export interface JobStore {
     followUpsFor?: (job: JobRecord, error: JobError) => NewJob[],
   ): Promise<number>;
   get(id: string): Promise<JobRecord | null>;
+  /**
+   * The state and status of those of `ids` that exist, in one query and without their payloads or results:
+   * how Engine.waitFor checks on many jobs at once. A store without it is read job by job.
+   */
+  states?(ids: string[]): Promise<JobStateRow[]>;
   list(filter?: ListFilter): Promise<JobRecord[]>;
   /** Make a held job claimable (its input has arrived). */
   releaseHeld(id: string, payload?: unknown): Promise<JobRecord>;
@@ -66,4 +71,11 @@ export interface JobStore {
    */
   subscribe?(onWake: () => void): () => void;
   close(): Promise<void>;
+}
+
+/** A job's state and status, as JobStore.states reads them. */
+export interface JobStateRow {
+  id: string;
+  state: JobState;
+  status: string;
 }

@@ -40,6 +40,37 @@ export function testStore(name: string, factory: () => StoreUnderTest | Promise<
       expect(await store.get(job?.id as string)).toEqual(job);
     });
 
+    it('states: each existing job of the ids asked, with its current state and status, in one read', async () => {
+      // What Engine.waitFor polls a large batch with; a store may leave it out (the engine then reads job by job).
+      if (!store.states) return;
+      const jobs = await store.enqueue(
+        Array.from({ length: 5 }, () => ({
+          kind: 'k',
+          waitingStatus: 'pending',
+          runningStatus: 'processing',
+        })),
+      );
+      const ids = jobs.map((j) => j.id);
+      const running = await claimOne(undefined, 60_000);
+      const done = await claimOne(undefined, 60_000);
+      if (!running || !done) throw new Error('nothing claimed');
+      await store.complete(done.id, done.lockToken, { status: 'completed', result: { ok: true } });
+      await store.cancel(ids[4] as string);
+
+      const states = await store.states([...ids, 'no-such-job']);
+      const byId = new Map(states.map((s) => [s.id, [s.state, s.status]]));
+      expect(byId.size).toBe(5);
+      for (const id of ids) {
+        const job = await store.get(id);
+        expect(byId.get(id)).toEqual([job?.state, job?.status]);
+      }
+      expect(byId.get(running.id)).toEqual(['running', 'processing']);
+      expect(byId.get(done.id)).toEqual(['done', 'completed']);
+      expect(byId.get(ids[4] as string)).toEqual(['cancelled', 'cancelled']);
+      expect(states.map((s) => Object.keys(s).sort())).toEqual(states.map(() => ['id', 'state', 'status']));
+      expect(await store.states([])).toEqual([]);
+    });
+
     it('keeps the owner a job was enqueued with; a job enqueued without one has none', async () => {
       const [owned, unowned] = await store.enqueue([{ kind: 'k', owner: 'key-a' }, { kind: 'k' }]);
       expect((await store.get(owned?.id as string))?.owner).toBe('key-a');

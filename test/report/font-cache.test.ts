@@ -31,7 +31,8 @@ describe('shared standard-font metrics', () => {
   );
 
   it('measure every character pair as pdfkit does, and leave other fonts and registered ones to pdfkit', async () => {
-    const { default: PDFDocument } = await import('pdfkit');
+    // The PDFDocument the renderers use (pdfkit.ts), whose font() font-cache.ts wraps.
+    const { default: PDFDocument } = await import('../../src/report/pdf/pdfkit.js');
     const text = Array.from({ length: 224 }, (_, i) => String.fromCharCode(32 + i)).join('');
     const pairs = Array.from(text, (a) => Array.from(text, (b) => a + b).join(' ')).join(' ');
     const measure = () => {

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { ConflictError, NotFoundError } from '../../errors.js';
 import { type JobRow, toJson, toRecord } from '../sqlite/rows.js';
+import type { JobStateRow } from '../store.js';
 import type { JobError, JobRecord, ListFilter, NewJob } from '../types.js';
 import { inTransaction } from './connect.js';
 import { asChildren, insertJobs } from './enqueue.js';
@@ -8,6 +9,7 @@ import { asChildren, insertJobs } from './enqueue.js';
 /** Reads and the operator's changes (`assay jobs ...`): any node may make them. */
 const SQL = {
   byId: 'SELECT * FROM jobs WHERE id = $1',
+  statesById: 'SELECT id, state, status FROM jobs WHERE id = ANY($1::text[])',
   retry: `UPDATE jobs SET state = 'ready', status = waiting_status, attempts = 0, run_at = $2, error_type = NULL,
                  error_message = NULL, result = NULL, locked_until = NULL, lock_token = NULL, worker_id = NULL,
                  updated_at = $2
@@ -28,6 +30,11 @@ const SQL = {
 export async function getJob(pool: pg.Pool, id: string): Promise<JobRecord | null> {
   const { rows } = await pool.query<JobRow>(SQL.byId, [id]);
   return rows[0] ? toRecord(rows[0]) : null;
+}
+
+export async function jobStates(pool: pg.Pool, ids: string[]): Promise<JobStateRow[]> {
+  const { rows } = await pool.query<JobStateRow>(SQL.statesById, [ids]);
+  return rows;
 }
 
 export async function listJobs(pool: pg.Pool, filter: ListFilter = {}): Promise<JobRecord[]> {

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { toJson } from '../sqlite/rows.js';
-import type { JobStore } from '../store.js';
+import type { JobStateRow, JobStore } from '../store.js';
 import type { ClaimedJob, JobError, JobOutcome, JobRecord, ListFilter, NewJob } from '../types.js';
 import * as admin from './admin.js';
 import { completionBatcher, heartbeatBatcher } from './batched-writes.js';
@@ -118,6 +118,10 @@ export class PgJobStore implements JobStore {
 
   get(id: string): Promise<JobRecord | null> {
     return admin.getJob(this.pool, id);
+  }
+
+  states(ids: string[]): Promise<JobStateRow[]> {
+    return admin.jobStates(this.pool, ids);
   }
 
   list(filter?: ListFilter): Promise<JobRecord[]> {

@@ -1,11 +1,16 @@
 import type Database from 'better-sqlite3';
 import { ConflictError, NotFoundError } from '../../errors.js';
+import type { JobStateRow } from '../store.js';
 import type { JobError, JobRecord, ListFilter } from '../types.js';
 import { type JobRow, toJson, toRecord } from './rows.js';
 
 /** Reads and the operator's changes (`assay jobs ...`): any process may make them. */
 export function prepareAdmin(db: Database.Database) {
   const byId = db.prepare<[string], JobRow>('SELECT * FROM jobs WHERE id = ?');
+  // The ids as one JSON array: one statement for any number of them, each found by the primary key.
+  const statesById = db.prepare<[string], JobStateRow>(
+    'SELECT id, state, status FROM jobs WHERE id IN (SELECT value FROM json_each(?))',
+  );
   const retry = db.prepare<[number, number, string], JobRow>(
     `UPDATE jobs SET state = 'ready', status = waiting_status, attempts = 0, run_at = ?, error_type = NULL,
             error_message = NULL, result = NULL, locked_until = NULL, lock_token = NULL, worker_id = NULL,
@@ -48,6 +53,7 @@ export function prepareAdmin(db: Database.Database) {
       const row = byId.get(id);
       return row ? toRecord(row) : null;
     },
+    states: (ids: string[]) => statesById.all(JSON.stringify(ids)),
     list: (filter: ListFilter = {}) => {
       const where: string[] = [];
       const args: unknown[] = [];

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { StoreError } from '../../errors.js';
-import type { JobStore } from '../store.js';
+import type { JobStateRow, JobStore } from '../store.js';
 import type { ClaimedJob, JobError, JobOutcome, JobRecord, ListFilter, NewJob } from '../types.js';
 import { prepareAdmin } from './admin.js';
 import { retryBusy, STATEMENT_BUSY_MS } from './busy.js';
@@ -107,6 +107,10 @@ export class SqliteStore implements JobStore {
 
   async get(id: string): Promise<JobRecord | null> {
     return retryBusy(() => this.admin.get(id));
+  }
+
+  async states(ids: string[]): Promise<JobStateRow[]> {
+    return retryBusy(() => this.admin.states(ids));
   }
 
   async list(filter?: ListFilter): Promise<JobRecord[]> {

@@ -32,8 +32,12 @@ export interface WorkerReply {
  * two render threads of a 1,000-report batch held some 120 MB more than they use (peak RSS 345 MB against
  * 217 MB so limited, at the same rate; `npm run bench -- report`). The full 20-event report renders well
  * within these; a request that needed more would fail as ReportRenderError rather than swell the process.
+ * The young generation is sized for a render: a report allocates tens of MB that die with it, and with 8 MB
+ * (semi-spaces of under 3 MB) a fifth of a render thread's time went to scavenges; at 48 MB a warm thread
+ * spends some 25% less CPU per report for about 40 MB more of the two threads' peak RSS (64 MB: no faster,
+ * 60 MB more again).
  */
-export const RENDER_THREAD_LIMITS = { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 128 } as const;
+export const RENDER_THREAD_LIMITS = { maxYoungGenerationSizeMb: 48, maxOldGenerationSizeMb: 128 } as const;
 
 /**
  * The worker's entry. Built, it is render-worker.js; run from the .ts sources (tsx, vitest) the thread first
@@ -53,6 +57,21 @@ function startWorker(): Worker {
   });
 }
 
+/** A pool's threads unless told: one per core, up to 4. */
+export function defaultRenderThreads(): number {
+  return Math.max(1, Math.min(4, availableParallelism()));
+}
+
+/**
+ * Report jobs to run at once so that the process-wide pool's threads are never idle: two per thread. A job
+ * spends part of its time on the calling thread (claiming, scoring and modelling, writing its files,
+ * completing); with one job per thread, each thread waited through that part of every report (some 20% of
+ * a 1,000-report batch), with two, the other job's render is queued by then.
+ */
+export function reportJobSlots(): number {
+  return 2 * defaultRenderThreads();
+}
+
 /**
  * A small pool of worker threads rendering PDFs, so pdfkit's CPU time never blocks the event loop that
  * serves HTTP and heartbeats leases (DESIGN.md). Idle workers are unref'd: the pool never keeps a process
@@ -63,7 +82,7 @@ export class RenderPool {
   private readonly queue: Task[] = [];
   private closed = false;
 
-  constructor(readonly size = Math.max(1, Math.min(4, availableParallelism()))) {}
+  constructor(readonly size = defaultRenderThreads()) {}
 
   readonly render: RenderFn = (model) =>
     new Promise<Buffer>((resolve, reject) => {
@@ -71,6 +90,16 @@ export class RenderPool {
       this.queue.push({ model, resolve, reject });
       this.dispatch();
     });
+
+  /**
+   * Start up to `threads` render threads now (never more than the pool's size), before any model is ready:
+   * a thread loads pdfkit and the renderers while the caller is still loading, reading and scoring, rather
+   * than after. Started threads are idle and unref'd until given work, as any other.
+   */
+  prestart(threads: number): void {
+    if (this.closed) return;
+    while (this.slots.length < Math.min(threads, this.size)) this.spawn();
+  }
 
   async close(): Promise<void> {
     this.closed = true;
@@ -130,8 +159,33 @@ export class RenderPool {
 
 let shared: RenderPool | undefined;
 
-/** The process-wide pool the registered report kinds use, created on first render. */
+let onThisThread = false;
+
+/**
+ * The process-wide pool the registered report kinds use, created on first render; or this thread, once
+ * renderOnThisThread() said so.
+ */
 export const renderInPool: RenderFn = (model) => {
+  if (onThisThread) return renderInline(model);
   shared ??= new RenderPool();
   return shared.render(model);
 };
+
+/**
+ * From now on the registered report kinds render on this thread, not in the pool: for a process that
+ * renders one report and exits (`assay report generate` of one request). A thread of its own would load
+ * pdfkit and the renderers a second time and start a V8 isolate for one page, some 150 ms of CPU more than
+ * rendering here, while this thread has nothing else to do until the report is written.
+ */
+export function renderOnThisThread(): void {
+  onThisThread = true;
+}
+
+/**
+ * Start the process-wide pool's threads for `reports` reports about to be rendered (one thread each, up to
+ * the pool's size), so their start-up overlaps the caller's (`assay report generate`).
+ */
+export function prestartRenderThreads(reports: number): void {
+  shared ??= new RenderPool();
+  shared.prestart(reports);
+}

@@ -1,13 +1,16 @@
 import type { ReportRequest, ReportVariant } from '../../schemas/report.js';
 import { requestEvents } from '../../schemas/report.js';
-import { inputLabel } from '../../scoring/input-labels.js';
 import { scoreRequest } from '../../scoring/score-request.js';
-import type { DomainName, DomainScore, EventScore, SeriesChange } from '../../scoring/types.js';
+import type { EventScore, SeriesChange } from '../../scoring/types.js';
 import { type BiomarkerRow, biomarkerRows } from './biomarkers.js';
 import { doubtfulUsed, excludedValues, type ValueNote } from './excluded.js';
 import { type MethodEntry, methodsFor } from './methods.js';
 import type { OptimalRangeSource } from './optimal-ranges.js';
 import { populationPercentile, refdataOptimalRanges } from './refdata-ranges.js';
+import { domainOf } from './view.js';
+
+// The renderers' helpers live in view.ts (a render thread loads no scoring); here for the model's callers.
+export { carriedInputs, domainOf, missingLabel } from './view.js';
 
 /**
  * Everything a report shows, computed before any drawing: the JSON output of `--json` and `.report.json`,
@@ -35,31 +38,6 @@ export interface ReportModel {
   excluded: ValueNote[];
   /** Doubted values the scores used because the request asked for them (use_doubtful). */
   doubtful_used: ValueNote[];
-}
-
-/** Inputs of a domain whose value was measured at another date than the event's (as-of.ts), with that date. */
-export function carriedInputs(
-  event: EventScore,
-  names: readonly string[],
-): Array<{ input: string; date: string | null; age: number | null }> {
-  return names.flatMap((input) => {
-    const source = event.input_sources[input];
-    const from = source?.source === 'predictor' ? source.carried_from : undefined;
-    return from ? [{ input, date: from.event_date, age: from.event_age }] : [];
-  });
-}
-
-/**
- * A missing input in words, saying when it was measured at the latest event but left out (doubted, in
- * conflict, a unit that does not convert): "Missing: Albumin" would be untrue then.
- */
-export function missingLabel(model: ReportModel, input: string): string {
-  const leftOut = model.excluded.some((v) => v.input === input && v.event_age === model.latest.event_age);
-  return leftOut ? `${inputLabel(input)} (measured, left out: see Methods)` : inputLabel(input);
-}
-
-export function domainOf(event: EventScore, domain: DomainName): DomainScore | undefined {
-  return event.domains.find((d) => d.domain === domain);
 }
 
 export interface ModelOptions {

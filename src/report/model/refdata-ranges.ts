@@ -27,21 +27,79 @@ function definitions(): PredictorDefinition[] {
 
 const forSex = (value: BySex, sex: Sex): number => (typeof value === 'number' ? value : value[sex]);
 
+/**
+ * The NHANES rows of each input, found once per table: a report looks every biomarker up, and filtering the
+ * whole table each time was the largest part of building a report's model in a batch.
+ */
+const rowsByTable = new WeakMap<object, Map<NumericInput, readonly PopulationRow[]>>();
+
 /** The NHANES rows of a model input: matched by LOINC code, as both files list codes. */
 function populationRows(input: NumericInput): readonly PopulationRow[] {
-  const codes = new Set(defaultInputCodes().numeric[input].codes);
-  return populationTable().rows.filter((r) => codes.has(r.loinc));
+  const table = populationTable();
+  let byInput = rowsByTable.get(table);
+  if (!byInput) {
+    byInput = new Map();
+    rowsByTable.set(table, byInput);
+  }
+  let rows = byInput.get(input);
+  if (!rows) {
+    const codes = new Set(defaultInputCodes().numeric[input].codes);
+    rows = table.rows.filter((r) => codes.has(r.loinc));
+    byInput.set(input, rows);
+  }
+  return rows;
 }
+
+/** factorTo's answers, per input codes object (the scoring layer's, read once) and unit pair. */
+const factorsByCodes = new WeakMap<object, Map<string, number | null>>();
 
 /** Factor from a reference unit to the unit the report shows the input in; null when they do not convert. */
 function factorTo(input: NumericInput, fromUcum: string): number | null {
-  const spec = defaultInputCodes().numeric[input];
-  if (fromUcum === spec.unit) return 1;
-  try {
-    return ucumFactor(fromUcum, spec.unit, spec.analyte);
-  } catch {
-    return null;
+  const codes = defaultInputCodes();
+  let known = factorsByCodes.get(codes);
+  if (!known) {
+    known = new Map();
+    factorsByCodes.set(codes, known);
   }
+  const key = `${input}\0${fromUcum}`;
+  const cached = known.get(key);
+  if (cached !== undefined) return cached;
+  const spec = codes.numeric[input];
+  let factor: number | null;
+  if (fromUcum === spec.unit) factor = 1;
+  else {
+    try {
+      factor = ucumFactor(fromUcum, spec.unit, spec.analyte);
+    } catch {
+      factor = null;
+    }
+  }
+  known.set(key, factor);
+  return factor;
+}
+
+/** An input's predictor definition and the factor from its NHANES unit, found once per data files read. */
+const definitionsByCodes = new WeakMap<
+  object,
+  Map<NumericInput, { def: PredictorDefinition | undefined; factor: number | null }>
+>();
+
+function definitionOf(input: NumericInput): { def: PredictorDefinition | undefined; factor: number | null } {
+  const inputCodes = defaultInputCodes();
+  let known = definitionsByCodes.get(inputCodes);
+  if (!known) {
+    known = new Map();
+    definitionsByCodes.set(inputCodes, known);
+  }
+  let found = known.get(input);
+  if (!found) {
+    const codes = new Set(inputCodes.numeric[input].codes);
+    const def = definitions().find((d) => d.observation_codes.some((c) => codes.has(c)));
+    const unit = def ? populationTable().rows.find((r) => r.biomarker === def.nhanes)?.unit : undefined;
+    found = { def, factor: unit ? factorTo(input, unit) : null };
+    known.set(input, found);
+  }
+  return found;
 }
 
 /**
@@ -52,10 +110,7 @@ function factorTo(input: NumericInput, fromUcum: string): number | null {
 export function refdataOptimalRanges(sex: Sex | null): OptimalRangeSource {
   return (input) => {
     if (!sex) return scoringOptimalRanges(input);
-    const codes = new Set(defaultInputCodes().numeric[input].codes);
-    const def = definitions().find((d) => d.observation_codes.some((c) => codes.has(c)));
-    const unit = def ? populationTable().rows.find((r) => r.biomarker === def.nhanes)?.unit : undefined;
-    const factor = unit ? factorTo(input, unit) : null;
+    const { def, factor } = definitionOf(input);
     if (!def || factor === null) return scoringOptimalRanges(input);
     const min = forSex(def.optimal.min, sex) * factor;
     const max = forSex(def.optimal.max, sex) * factor;

@@ -1,4 +1,5 @@
-import { domainOf, missingLabel, type ReportModel } from '../model/model.js';
+import type { ReportModel } from '../model/model.js';
+import { domainOf, missingLabel } from '../model/view.js';
 import { domainNote } from './cards.js';
 import { formatAge } from './format.js';
 import type { Box, Doc } from './layout.js';

@@ -1,4 +1,4 @@
-import { PREVENT_IDS, type PreventOutcome } from '../../scoring/models/prevent.js';
+import type { PreventOutcome } from '../../scoring/models/prevent.js';
 import type { EventScore } from '../../scoring/types.js';
 import { formatPercent } from './format.js';
 
@@ -10,6 +10,17 @@ export interface OutcomeRisk {
   risk30y: number | null;
 }
 
+/**
+ * The scoring layer's model ids of PREVENT's outcomes (its PREVENT_IDS), spelled here so that a render thread
+ * does not load the equations and the unit conversions behind them; test/report/render-imports.test.ts
+ * holds the two equal.
+ */
+export const PREVENT_MODEL_IDS: Record<PreventOutcome, string> = {
+  totalCvd: 'prevent_total_cvd',
+  ascvd: 'prevent_ascvd',
+  heartFailure: 'prevent_heart_failure',
+};
+
 const LABELS: Record<PreventOutcome, string> = {
   totalCvd: 'total cardiovascular disease',
   ascvd: 'atherosclerotic CVD',
@@ -20,7 +31,7 @@ const LABELS: Record<PreventOutcome, string> = {
 export function preventRisks(event: EventScore): OutcomeRisk[] {
   const risks: OutcomeRisk[] = [];
   for (const outcome of ['totalCvd', 'ascvd', 'heartFailure'] as const) {
-    const output = event.models[PREVENT_IDS[outcome]];
+    const output = event.models[PREVENT_MODEL_IDS[outcome]];
     if (!output) continue;
     const risk30y = output.risk_30y;
     risks.push({

@@ -1,6 +1,6 @@
 import type { DomainScore, EventScore } from '../../scoring/types.js';
 import { DOMAIN_LABELS, inputLabel, modelLabel } from '../model/labels.js';
-import { carriedInputs } from '../model/model.js';
+import { carriedInputs } from '../model/view.js';
 import {
   displayUnit,
   formatAge,

@@ -1,6 +1,7 @@
 import type { DomainName, DomainScore, EventScore } from '../../scoring/types.js';
 import { DOMAIN_LABELS } from '../model/labels.js';
-import { carriedInputs, domainOf, type ReportModel } from '../model/model.js';
+import type { ReportModel } from '../model/model.js';
+import { carriedInputs, domainOf } from '../model/view.js';
 import { formatAge, formatRatio, formatScore, formatSigned, formatValue, formatWhen } from './format.js';
 import { addPage, type Doc, sectionTitle, spaceLeft } from './layout.js';
 import { COLOR, CONTENT_WIDTH, DOMAIN_COLOR, FONT, PAGE, SIZE } from './theme.js';

@@ -12,7 +12,7 @@
  * PDF object) stays per document, so the bytes are the same (test/report/font-cache.test.ts renders every
  * fixture both ways).
  */
-import PDFDocument from 'pdfkit';
+import PDFDocument from './pdfkit.js';
 
 /** pdfkit's AFMFont, as much of it as is used here. */
 interface Metrics {

@@ -1,6 +1,6 @@
-import PDFDocument from 'pdfkit';
 import type { ReportModel } from '../model/model.js';
 import { formatDate } from './format.js';
+import PDFDocument from './pdfkit.js';
 import { COLOR, CONTENT_WIDTH, FONT, FOOTER_Y, PAGE, SIZE } from './theme.js';
 
 export type Doc = PDFKit.PDFDocument;

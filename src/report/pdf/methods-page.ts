@@ -1,7 +1,8 @@
 import type { ValueNote } from '../model/excluded.js';
 import { DOMAIN_LABELS, inputLabel } from '../model/labels.js';
 import { HEALTH_SCORE_METHOD } from '../model/methods.js';
-import { carriedInputs, missingLabel, type ReportModel } from '../model/model.js';
+import type { ReportModel } from '../model/model.js';
+import { carriedInputs, missingLabel } from '../model/view.js';
 import { formatDate, formatWhen } from './format.js';
 import { addPage, type Doc, NOT_ADVICE, sectionTitle, spaceLeft } from './layout.js';
 import { COLOR, CONTENT_WIDTH, FONT, PAGE, SIZE } from './theme.js';

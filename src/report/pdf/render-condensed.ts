@@ -1,5 +1,6 @@
 import type { BiomarkerRow } from '../model/biomarkers.js';
-import { missingLabel, type ReportModel } from '../model/model.js';
+import type { ReportModel } from '../model/model.js';
+import { missingLabel } from '../model/view.js';
 import { drawAgeHero } from './age-hero.js';
 import { latestText, rangeText, shownRange } from './biomarker-table.js';
 import { domainNote, drawDomainCard } from './cards.js';

@@ -1,4 +1,5 @@
-import { missingLabel, type ReportModel } from '../model/model.js';
+import type { ReportModel } from '../model/model.js';
+import { missingLabel } from '../model/view.js';
 import { drawAgeHero } from './age-hero.js';
 import { preventRiskLine, preventRisks } from './cardiovascular-risks.js';
 import { domainNote, drawDomainCard } from './cards.js';

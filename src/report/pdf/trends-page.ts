@@ -1,6 +1,7 @@
 import type { DomainName, EventScore } from '../../scoring/types.js';
 import { DOMAIN_LABELS, modelLabel } from '../model/labels.js';
-import { domainOf, type ReportModel } from '../model/model.js';
+import type { ReportModel } from '../model/model.js';
+import { domainOf } from '../model/view.js';
 import {
   type ChartSeries,
   drawLineChart,
