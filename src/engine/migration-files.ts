@@ -6,14 +6,29 @@ import { packageRoot } from '../paths.js';
 export interface Migration {
   version: number;
   name: string;
-  sql: string;
+  /** The step's SQL, read from its file when first asked for. */
+  readonly sql: string;
 }
 
-/** The numbered migrations of one store (`src/engine/<store>/migrations`), in order. */
+/**
+ * The numbered migrations of one store (`src/engine/<store>/migrations`), in order. Only the folder is read
+ * here; a step's file is read when its SQL is: a store already at the latest version reads none (every
+ * `assay` command opens the store, `jobs list` included).
+ */
 export function loadMigrations(store: 'sqlite' | 'postgres'): Migration[] {
   const dir = join(packageRoot(), 'src', 'engine', store, 'migrations');
   return readdirSync(dir)
     .filter((f) => /^\d{4}_.+\.sql$/.test(f))
     .sort()
-    .map((f) => ({ version: Number(f.slice(0, 4)), name: f, sql: readFileSync(join(dir, f), 'utf8') }));
+    .map((f) => {
+      let sql: string | undefined;
+      return {
+        version: Number(f.slice(0, 4)),
+        name: f,
+        get sql() {
+          sql ??= readFileSync(join(dir, f), 'utf8');
+          return sql;
+        },
+      };
+    });
 }
