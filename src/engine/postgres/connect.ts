@@ -52,17 +52,29 @@ export function unreachable(url: string, cause: unknown): StoreError {
   );
 }
 
+/**
+ * `fn` inside BEGIN ... COMMIT on one pooled connection. While a connection is checked out the pool takes
+ * its listener for 'error' away, so a connection lost between two statements (the server shut down, the
+ * backend terminated) would be an unhandled 'error' event that ends the process: here it is kept, the next
+ * statement fails as any other store error, and the connection is released as broken, not reused.
+ */
 export async function inTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
+  let lost: Error | undefined;
+  const onError = (err: Error) => {
+    lost = err;
+  };
+  client.on('error', onError);
   try {
     await client.query('BEGIN');
     const value = await fn(client);
     await client.query('COMMIT');
     return value;
   } catch (err) {
-    await client.query('ROLLBACK').catch(() => {});
+    if (!lost) await client.query('ROLLBACK').catch(() => {});
     throw err;
   } finally {
-    client.release();
+    client.removeListener('error', onError);
+    client.release(lost);
   }
 }
