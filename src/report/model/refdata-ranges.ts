@@ -28,78 +28,66 @@ function definitions(): PredictorDefinition[] {
 const forSex = (value: BySex, sex: Sex): number => (typeof value === 'number' ? value : value[sex]);
 
 /**
- * The NHANES rows of each input, found once per table: a report looks every biomarker up, and filtering the
- * whole table each time was the largest part of building a report's model in a batch.
+ * `compute()` once per owner object and key. The owners are the data files as read (the NHANES table, the
+ * scoring layer's input codes): a report looks every biomarker up, and filtering the whole table each time
+ * was the largest part of building a report's model in a batch. Answers go with the data they came from.
  */
+function memoised<K, V>(cache: WeakMap<object, Map<K, V>>, owner: object, key: K, compute: () => V): V {
+  let byKey = cache.get(owner);
+  if (!byKey) {
+    byKey = new Map();
+    cache.set(owner, byKey);
+  }
+  if (byKey.has(key)) return byKey.get(key) as V;
+  const value = compute();
+  byKey.set(key, value);
+  return value;
+}
+
 const rowsByTable = new WeakMap<object, Map<NumericInput, readonly PopulationRow[]>>();
 
 /** The NHANES rows of a model input: matched by LOINC code, as both files list codes. */
 function populationRows(input: NumericInput): readonly PopulationRow[] {
   const table = populationTable();
-  let byInput = rowsByTable.get(table);
-  if (!byInput) {
-    byInput = new Map();
-    rowsByTable.set(table, byInput);
-  }
-  let rows = byInput.get(input);
-  if (!rows) {
+  return memoised(rowsByTable, table, input, () => {
     const codes = new Set(defaultInputCodes().numeric[input].codes);
-    rows = table.rows.filter((r) => codes.has(r.loinc));
-    byInput.set(input, rows);
-  }
-  return rows;
+    return table.rows.filter((r) => codes.has(r.loinc));
+  });
 }
 
-/** factorTo's answers, per input codes object (the scoring layer's, read once) and unit pair. */
 const factorsByCodes = new WeakMap<object, Map<string, number | null>>();
 
 /** Factor from a reference unit to the unit the report shows the input in; null when they do not convert. */
 function factorTo(input: NumericInput, fromUcum: string): number | null {
   const codes = defaultInputCodes();
-  let known = factorsByCodes.get(codes);
-  if (!known) {
-    known = new Map();
-    factorsByCodes.set(codes, known);
-  }
-  const key = `${input}\0${fromUcum}`;
-  const cached = known.get(key);
-  if (cached !== undefined) return cached;
-  const spec = codes.numeric[input];
-  let factor: number | null;
-  if (fromUcum === spec.unit) factor = 1;
-  else {
+  return memoised(factorsByCodes, codes, `${input}\0${fromUcum}`, () => {
+    const spec = codes.numeric[input];
+    if (fromUcum === spec.unit) return 1;
     try {
-      factor = ucumFactor(fromUcum, spec.unit, spec.analyte);
+      return ucumFactor(fromUcum, spec.unit, spec.analyte);
     } catch {
-      factor = null;
+      return null;
     }
-  }
-  known.set(key, factor);
-  return factor;
+  });
 }
 
-/** An input's predictor definition and the factor from its NHANES unit, found once per data files read. */
-const definitionsByCodes = new WeakMap<
-  object,
-  Map<NumericInput, { def: PredictorDefinition | undefined; factor: number | null }>
->();
+interface InputDefinition {
+  def: PredictorDefinition | undefined;
+  /** From the definition's NHANES unit to the report's. */
+  factor: number | null;
+}
 
-function definitionOf(input: NumericInput): { def: PredictorDefinition | undefined; factor: number | null } {
+const definitionsByCodes = new WeakMap<object, Map<NumericInput, InputDefinition>>();
+
+/** An input's predictor definition and the factor from its NHANES unit. */
+function definitionOf(input: NumericInput): InputDefinition {
   const inputCodes = defaultInputCodes();
-  let known = definitionsByCodes.get(inputCodes);
-  if (!known) {
-    known = new Map();
-    definitionsByCodes.set(inputCodes, known);
-  }
-  let found = known.get(input);
-  if (!found) {
+  return memoised(definitionsByCodes, inputCodes, input, () => {
     const codes = new Set(inputCodes.numeric[input].codes);
     const def = definitions().find((d) => d.observation_codes.some((c) => codes.has(c)));
     const unit = def ? populationTable().rows.find((r) => r.biomarker === def.nhanes)?.unit : undefined;
-    found = { def, factor: unit ? factorTo(input, unit) : null };
-    known.set(input, found);
-  }
-  return found;
+    return { def, factor: unit ? factorTo(input, unit) : null };
+  });
 }
 
 /**
