@@ -36,21 +36,27 @@ const readLines = (file: string): Line[] =>
         .map((l) => JSON.parse(l) as Line)
     : [];
 
+/** `serve` in `home` logging at `level` to a file there, and an API key for it. */
+async function loggedServer(home: string, level: string) {
+  const { key } = createKey(home);
+  const file = join(home, 'requests.log');
+  const server = await startServer(await openEngine({ home }), {
+    home,
+    host: '127.0.0.1',
+    port: 0,
+    workers: 1,
+    logLevel: level,
+    logDestination: file,
+  });
+  return { key, file, server };
+}
+
 describe('the request log at the default level (a real server writing to a real file)', () => {
   const home = tmpHome('assay-request-log-');
   afterAll(() => home.cleanup());
 
   it('logs each request and its status, never the API key, an Authorization header or an upload signature', async () => {
-    const { key } = createKey(home.dir);
-    const file = join(home.dir, 'requests.log');
-    const server = await startServer(await openEngine({ home: home.dir }), {
-      home: home.dir,
-      host: '127.0.0.1',
-      port: 0,
-      workers: 1,
-      logLevel: 'info',
-      logDestination: file,
-    });
+    const { key, file, server } = await loggedServer(home.dir, 'info');
     const headers = { 'x-api-key': key, authorization: 'Bearer not-to-be-logged' };
     expect((await fetch(`${server.url}/lab-ranges/?sex=female`, { headers })).status).toBe(200);
     expect((await fetch(`${server.url}/extraction/lab/status/${UNKNOWN_JOB}`, { headers })).status).toBe(404);
@@ -99,16 +105,7 @@ describe('the request log in the running server', () => {
   afterAll(() => home.cleanup());
 
   it('writes lines in batches, yet a quiet server shows its line within half a second, before closing', async () => {
-    const { key } = createKey(home.dir);
-    const file = join(home.dir, 'requests.log');
-    const server = await startServer(await openEngine({ home: home.dir }), {
-      home: home.dir,
-      host: '127.0.0.1',
-      port: 0,
-      workers: 1,
-      logLevel: 'info',
-      logDestination: file,
-    });
+    const { key, file, server } = await loggedServer(home.dir, 'info');
     try {
       expect(
         (await fetch(`${server.url}/lab-ranges/?sex=male`, { headers: { 'x-api-key': key } })).status,
@@ -228,16 +225,7 @@ describe('the request log at debug', () => {
   afterAll(() => home.cleanup());
 
   it("also logs each request as it arrives (Fastify's incoming-request line)", async () => {
-    const { key } = createKey(home.dir);
-    const file = join(home.dir, 'requests.log');
-    const server = await startServer(await openEngine({ home: home.dir }), {
-      home: home.dir,
-      host: '127.0.0.1',
-      port: 0,
-      workers: 1,
-      logLevel: 'debug',
-      logDestination: file,
-    });
+    const { key, file, server } = await loggedServer(home.dir, 'debug');
     expect(
       (await fetch(`${server.url}/lab-ranges/?sex=female`, { headers: { 'x-api-key': key } })).status,
     ).toBe(200);
