@@ -14,6 +14,7 @@ const SYSTEM = [
   'test/blobs/prune-blobs.test.ts',
   'test/review/review-browser.test.ts',
   'test/engine/crash.test.ts',
+  'test/engine/concurrent-open.test.ts',
   'test/refdata/crash.test.ts',
   'test/server/fuzz.test.ts',
   'test/server/docs-browser.test.ts',
