@@ -7,9 +7,9 @@
 import type { RejectionExplained, RejectionReason, Vendor } from '../../types.js';
 import type { Line } from '../pdf/layout.js';
 import type { DocumentLayout } from '../pdf/pdf-text.js';
-import { readAntibiograms } from '../table/antibiogram.js';
 import { readHeader } from '../table/header.js';
 import { viewLines } from '../table/line-view.js';
+import { readOwnTables } from '../table/own-readers.js';
 import { readLine } from '../table/row-reader.js';
 import { looksLikeResult } from '../table/table-lines.js';
 import { findDates, isoIfValid, type PrintedDate, usDateToIso } from './dates.js';
@@ -31,7 +31,7 @@ export interface ValidateOptions {
 
 export function validateDocument(layout: DocumentLayout, options: ValidateOptions = {}): Validation {
   const lines = layout.pages.flatMap((page) => page.lines);
-  const resultRows = countResultRows(lines) + countAntibioticRows(layout);
+  const resultRows = countResultRows(lines) + countOwnReaderRows(layout);
   const headedRows = resultRows < MIN_RESULT_ROWS ? countHeadedRows(layout) : 0;
   const { vendor, labName, signatures } = detectVendor(layout, {
     ...(options.unredacted ? { unredacted: options.unredacted } : {}),
@@ -84,9 +84,9 @@ function countResultRows(lines: ReadonlyArray<Pick<Line, 'cells'>>): number {
   return lines.filter((line) => looksLikeResult(line)).length;
 }
 
-/** A culture report's susceptibility rows (an antibiotic and S, I or R) are results too. */
-function countAntibioticRows(layout: DocumentLayout): number {
-  const { panels } = readAntibiograms(layout.pages.map((page) => viewLines(page)));
+/** A culture report's susceptibility rows (an antibiotic and S, I or R) and a titre grid's antigens are results too. */
+function countOwnReaderRows(layout: DocumentLayout): number {
+  const { panels } = readOwnTables(layout.pages.map((page) => viewLines(page)));
   return panels.reduce((n, panel) => n + panel.rows.length, 0);
 }
 

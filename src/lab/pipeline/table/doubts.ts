@@ -201,7 +201,7 @@ function ocrDoubts(row: ParsedRow): ValidationFlag[] {
 }
 
 /** Besides numbers, bounds and intervals (resultTypeOf), a value with digits may be a grade or a titer. */
-const GRADE_OR_TITER = /^\d\+$|^\d+:\d+$/;
+const GRADE_OR_TITER = /^\d\+$|^[<>]?\d+:\d+$/;
 
 /**
  * What OCR makes of a smudged value: digits with stray punctuation (`52:1:`, `1]`, `157.`, a decimal comma

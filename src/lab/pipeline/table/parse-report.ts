@@ -7,13 +7,13 @@
 
 import type { Coverage, MergeAction, ParsedPanel, ParsedRow, ValidationFlag, Vendor } from '../../types.js';
 import type { DocumentLayout } from '../pdf/pdf-text.js';
-import { readAntibiograms } from './antibiogram.js';
 import { dropRepeatedCopies } from './copies.js';
 import { noTableFlag, rowDoubts, unreadRowFlag } from './doubts.js';
 import type { TableHeader } from './header.js';
 import type { LineView } from './line.js';
 import { viewLines } from './line-view.js';
 import { repairOcrRows } from './ocr-rows.js';
+import { readOwnTables } from './own-readers.js';
 import { readLine } from './row-reader.js';
 import { looksLikeResult, type TableLine, tableLinesOf } from './table-lines.js';
 import { walkTable } from './table-walk.js';
@@ -31,13 +31,13 @@ const TRAILING_LAB_CODE = /\s+(?:[A-Z],\s*)?\d{2}$/;
 
 export function parseReport(layout: DocumentLayout, vendor: Vendor | 'generic'): ParsedReport {
   const pages = layout.pages.map((page) => viewLines(page));
-  // Susceptibility tables first: their lines have a reader of their own (antibiogram.ts).
-  const antibiograms = readAntibiograms(pages);
+  // Susceptibility tables and titre grids first: their lines have readers of their own (own-readers.ts).
+  const own = readOwnTables(pages);
   const lines: TableLine[] = [];
   let carried: TableHeader | null = null;
   for (const views of pages) {
     const table = tableLinesOf(
-      views.filter((view) => !antibiograms.read.has(view)),
+      views.filter((view) => !own.read.has(view)),
       carried,
     );
     lines.push(...table.lines);
@@ -46,7 +46,7 @@ export function parseReport(layout: DocumentLayout, vendor: Vendor | 'generic'):
   const walked = walkTable(lines);
   const panels = inPageOrder(
     dropRepeatedCopies(walked.panels, layout, vendor, walked.strictRows),
-    antibiograms.panels,
+    own.panels,
   );
   if (vendor === 'labcorp') stripUnraisedCodes(panels, layout);
   const repairs = repairOcrRows(panels);
@@ -55,8 +55,8 @@ export function parseReport(layout: DocumentLayout, vendor: Vendor | 'generic'):
   assignRowIds(panels);
   const doubts = panels.flatMap((panel) => panel.rows.flatMap(doubtRow));
   const readViews = new Set([...walked.readLines].map((line) => line.view));
-  for (const view of antibiograms.read) readViews.add(view);
-  const unread = [...unreadRows(pages.flat(), readViews, panels), ...antibiograms.unread];
+  for (const view of own.read) readViews.add(view);
+  const unread = [...unreadRows(pages.flat(), readViews, panels), ...own.unread];
   const resultsRead = panels.reduce((n, panel) => n + panel.rows.length, 0);
   const flags = [
     ...walked.validationFlags,
@@ -72,10 +72,10 @@ export function parseReport(layout: DocumentLayout, vendor: Vendor | 'generic'):
   };
 }
 
-/** The table's panels with the antibiograms after those of their page (where culture reports print them). */
-function inPageOrder(panels: ParsedPanel[], antibiograms: readonly ParsedPanel[]): ParsedPanel[] {
-  if (antibiograms.length === 0) return panels;
-  return [...panels, ...antibiograms].sort((a, b) => a.pageNumber - b.pageNumber);
+/** The table's panels with the own readers' after those of their page (where culture reports print them). */
+function inPageOrder(panels: ParsedPanel[], own: readonly ParsedPanel[]): ParsedPanel[] {
+  if (own.length === 0) return panels;
+  return [...panels, ...own].sort((a, b) => a.pageNumber - b.pageNumber);
 }
 
 /**
