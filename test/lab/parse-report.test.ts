@@ -681,3 +681,43 @@ describe('parseReport: a scanned report of another laboratory', () => {
     ]);
   });
 });
+
+describe('parseReport: the patient block above a table without a header', () => {
+  // A scanned CBC whose header line OCR garbled: the columns are inferred from the rows.
+  const rows = [
+    line(160, [40, 'HEMOGLOBIN'], [230, '12.9'], [330, 'g/dl'], [430, '13.5-17.5']),
+    line(172, [40, 'Total R.B.C.'], [230, '4.75'], [330, 'mill/cumm'], [430, '4.5-6.2']),
+    line(184, [40, 'Lymphocytes'], [230, '41'], [330, '%'], [430, '20-45']),
+    line(196, [40, 'Monocytes'], [230, '2'], [330, '%'], [430, '2-8']),
+  ];
+  // The patient block's "Patient ID  2025001" looks like a row, so the inferred table starts there.
+  const block = (...second: CellSpec[]) =>
+    page(
+      1,
+      line(90, [40, 'Patient ID'], [130, '2025001'], [430, 'Collection Date:']),
+      line(100, ...second),
+      ...rows,
+    );
+
+  it('is not ended by a day and month cut short by a redaction box ("22/04")', () => {
+    const report = parseReport(doc(block([40, 'Reporting Date'], [130, '22/04'])), 'generic');
+    expect(report.panels.flatMap((p) => p.rows.map((r) => r.biomarker))).toEqual([
+      'HEMOGLOBIN',
+      'Total R.B.C.',
+      'Lymphocytes',
+      'Monocytes',
+    ]);
+  });
+
+  it('still ends at a page number', () => {
+    const report = parseReport(doc(block([40, 'Report'], [500, 'Page 1 of 2'])), 'generic');
+    expect(report.panels.flatMap((p) => p.rows)).toHaveLength(0);
+  });
+
+  it('never names a panel after a patient label whose value a redaction box hid ("Patient\'s Name")', () => {
+    // OCR reads the box's edge as a stray letter in the flag column.
+    const report = parseReport(doc(block([40, "Patient's Name"], [380, 'a'])), 'generic');
+    expect(report.panels.map((p) => p.panelName)).not.toContain("Patient's Name");
+    expect(report.panels.flatMap((p) => p.rows)).toHaveLength(4);
+  });
+});

@@ -19,7 +19,18 @@ export interface TableLine extends LineRead {
   inferred: boolean;
 }
 
-const PAGE_NUMBER = /^(page\s+)?\d+\s*(of|\/)\s*\d+$|\bpage\s+\d+\s+of\s+\d+\b/i;
+const PAGE_NUMBER = /^(?:page\s+)?(\d+)\s*(?:of|\/)\s*(\d+)$|\bpage\s+(\d+)\s+of\s+(\d+)\b/i;
+
+/**
+ * `Page 2 of 3`, `2/3`: a page's number, at most its document's count. `22/04` (a date cut short by a
+ * redaction box, or a day and month in a cell of their own) is no page number, and must not end the table.
+ */
+function isPageNumber(text: string): boolean {
+  const found = PAGE_NUMBER.exec(text);
+  if (!found) return false;
+  const [page, count] = [found[1] ?? found[3], found[2] ?? found[4]] as [string, string];
+  return !/^0/.test(count) && Number(page) >= 1 && Number(page) <= Number(count);
+}
 /** Blocks that follow the results: the performing sites and their directors. */
 const AFTER_RESULTS = /^(performing\s+(site|sites|lab|labs|laboratory|laboratories|location)\b)/i;
 /** A heading just above a table header is at most this many of its font sizes above it. */
@@ -204,7 +215,7 @@ const FORMULA_OPENING = /^[=+\-@]+\s*/;
 function endsTable(view: LineView): boolean {
   const first = view.cells[0]?.text.trim() ?? '';
   if (AFTER_RESULTS.test(first)) return true;
-  return view.cells.some((cell) => PAGE_NUMBER.test(cell.text.trim()));
+  return view.cells.some((cell) => isPageNumber(cell.text.trim()));
 }
 
 function isHeadingAbove(previous: LineView, headerLine: LineView): boolean {
@@ -229,7 +240,7 @@ export function looksLikeResult(view: Pick<LineView, 'cells'>): boolean {
   if (!startsName(name) || (name.match(/[A-Za-z]/g) ?? []).length < 2) return false;
   // "In Range  17.0 g/dL" on a dashboard printout: a column word, not a test.
   if (cellKind(name) !== 'text' || isColumnWord(name)) return false;
-  if (rest.some((cell) => PAGE_NUMBER.test(cell.text.trim()))) return false;
+  if (rest.some((cell) => isPageNumber(cell.text.trim()))) return false;
   const kinds = rest.map((cell) => cellKind(cell.text));
   if (kinds.includes('valueUnit')) return true;
   const valueAt = kinds.findIndex((kind) => kind === 'number' || kind === 'valueFlag');

@@ -29,6 +29,12 @@ export interface WalkResult {
   validationFlags: ValidationFlag[];
 }
 
+/**
+ * A label of the patient block ("Patient's Name", "Ref. By", "Age / Sex") whose value OCR lost or a box
+ * redacted: no panel heading starts so, and a panel must never be named after the person's details.
+ */
+const PATIENT_BLOCK =
+  /^(?:patient|pt\.?\s|name\s*[:.]?$|ref(?:\.|erred\b)|(?:age|sex|gender)\s*(?:[/:.]|$)|d\.?o\.?b\b)/i;
 /** "(Cont.)", "(Continued)", "- continued" after a panel heading repeated on the next page. */
 const CONTINUED = /\s*(\((cont\.?|continued)\)|-\s*continued)\s*$/i;
 /** A value that points elsewhere ("See below:", "See note") heads sub-results; it is no result. */
@@ -306,7 +312,8 @@ function isHeadingOfFirstRow(label: TableLine, row: TableLine, metrics: TableMet
   if (label.nameX === null || row.nameX === null || label.view.pageNumber !== row.view.pageNumber)
     return false;
   if (label.nameX > row.nameX + COLUMN_SLACK || label.pointer || label.view.raised.length > 0) return false;
-  if (label.name.length > HEADING_MAX_LENGTH || /[.:;]$/.test(label.name)) return false;
+  if (label.name.length > HEADING_MAX_LENGTH || /[.:;]$/.test(label.name) || PATIENT_BLOCK.test(label.name))
+    return false;
   return row.view.y - label.view.y <= 2 * NEAR_PITCHES * metrics.rowPitch;
 }
 
@@ -428,7 +435,7 @@ function isHeading(line: TableLine, metrics: TableMetrics): boolean {
   const level = metrics.headingX ?? metrics.rowX;
   if (line.nameX > level + COLUMN_SLACK) return false;
   const text = line.name;
-  if (text.length > HEADING_MAX_LENGTH || /[.:;]$/.test(text)) return false;
+  if (text.length > HEADING_MAX_LENGTH || /[.:;]$/.test(text) || PATIENT_BLOCK.test(text)) return false;
   const font = line.view.font;
   const rowFont = metrics.pageRowFont.get(line.view.pageNumber) ?? metrics.rowFont;
   return font === null || rowFont === null || font >= rowFont - FONT_TOLERANCE;
