@@ -149,3 +149,20 @@ describe('a known brand printed on every page', () => {
     expect(detectVendor(redacted, { unredacted: layoutOf(...lines) }).labName).toBe('Dr Lal PathLabs');
   });
 });
+
+describe('detectVendor on a scanned letterhead as OCR reads it (made-up laboratories)', () => {
+  const cells = (...rows: string[][]): DocumentLayout => handLayout(rows, { columnGap: 160 });
+
+  it('splits a name whose spaced capitals OCR glued, and joins a letter split from its word', () => {
+    expect(detectVendor(cells(['sy KELWANPATHOLOGYLABORATORY'])).labName).toBe('KELWAN PATHOLOGY LABORATORY');
+    expect(detectVendor(cells(['ORVEL DIAGNOSTIC C ENTRE'])).labName).toBe('ORVEL DIAGNOSTIC CENTRE');
+  });
+
+  it("takes no label's value for the laboratory: a referring hospital, a collection point", () => {
+    expect(detectVendor(cells(['Ref.', 'Dr.Someone Example Hospital'], ['Results'])).labName).toBeNull();
+    expect(detectVendor(cells(['Collection Point:', 'Inside Lab'])).labName).toBeNull();
+    expect(
+      detectVendor(cells(['Collection Point:', 'Inside Lab'], ['ORVEL DIAGNOSTIC CENTRE'])).labName,
+    ).toBe('ORVEL DIAGNOSTIC CENTRE');
+  });
+});

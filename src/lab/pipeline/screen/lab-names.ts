@@ -5,7 +5,7 @@
  */
 
 /** Words that make a cell a laboratory name rather than a heading about laboratories. */
-const LAB_WORD = /\b(laborator(y|ies)|labs?|diagnostics|pathology)\b/i;
+const LAB_WORD = /\b(laborator(y|ies)|labs?|diagnostics|pathology|diagnostic\s+cent(re|er)s?)\b/i;
 /** Words of headings and labels that mention laboratories without naming one. */
 const GENERIC_WORDS = new Set([
   'laboratory',
@@ -68,7 +68,7 @@ const DEPARTMENT = /^(the\s+)?(dept\.?|department|division|section)\s+of\b/i;
 
 /** A letterhead cell that names a laboratory: a lab word plus at least one word of its own, no label. */
 export function labNameIn(text: string): string | null {
-  const trimmed = text.trim();
+  const trimmed = respaced(text.trim());
   if (trimmed.includes(':') || /\b(no|#)\.?$/i.test(trimmed) || !LAB_WORD.test(trimmed)) return null;
   if (DEPARTMENT.test(trimmed)) return null;
   return isProperName(trimmed) ? tidyName(trimmed) : null;
@@ -112,7 +112,9 @@ function performingValue(text: string): string | null {
  * address, a telephone number or a label.
  */
 export function labNameInLetterhead(lines: readonly string[]): string | null {
-  const words = lines.map(wordsOf).filter((line) => line !== '' && /^[A-Za-z&.' -]+$/.test(line));
+  const words = lines
+    .map((line) => wordsOf(respaced(line)))
+    .filter((line) => line !== '' && /^[A-Za-z&.' -]+$/.test(line));
   for (const line of words) {
     const named = labNameIn(line);
     if (named) return named;
@@ -140,6 +142,57 @@ function wordsOf(line: string): string {
   let last = tokens.length - 1;
   while (!capitalised(tokens[last] as string)) last--;
   return tokens.slice(first, last + 1).join(' ');
+}
+
+/**
+ * A name set in spaced capitals as OCR gives it back: letters glued into one word
+ * ("PARTHPATHOLOGYLABORATORY") are split before the words that say what a business is, and a letter
+ * split from the rest of such a word ("C ENTRE") is joined to it. Only those words are used, so a name's
+ * own words are never split or joined; scraps of one or two small letters around the name (a logo, a
+ * hole punch) are dropped.
+ */
+function respaced(text: string): string {
+  const tokens = text.split(/\s+/).filter((token) => token !== '');
+  const out: string[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const [token, next] = [tokens[i] as string, tokens[i + 1]];
+    if (
+      /^[A-Z]$/.test(token) &&
+      next &&
+      /^[A-Z]+$/.test(next) &&
+      BUSINESS_WORDS.has(`${token}${next}`.toLowerCase())
+    ) {
+      out.push(`${token}${next}`);
+      i++;
+    } else out.push(...unglued(token));
+  }
+  while (out.length > 1 && /^[a-z]{1,2}$/.test(out[0] as string)) out.shift();
+  while (out.length > 1 && /^[a-z]{1,2}$/.test(out.at(-1) as string)) out.pop();
+  return out.join(' ');
+}
+
+/** Words a business's name ends in, which OCR glues to the name before them. */
+const BUSINESS_WORDS = new Set([
+  'laboratory',
+  'laboratories',
+  'pathology',
+  'diagnostics',
+  'diagnostic',
+  'centre',
+  'center',
+  'hospital',
+  'clinic',
+  'labs',
+]);
+
+function unglued(token: string): string[] {
+  if (!/^[A-Z]{8,}$/.test(token)) return [token];
+  for (const word of BUSINESS_WORDS) {
+    const upper = word.toUpperCase();
+    if (token.endsWith(upper) && token.length - upper.length >= 3)
+      return [...unglued(token.slice(0, -upper.length)), upper];
+  }
+  return [token];
 }
 
 /** One word of three letters or more, none of them generic: a name printed large on its own. */

@@ -158,5 +158,17 @@ function knownLabIn(layout: DocumentLayout): { name: string; lines: number } | n
 
 function letterheadCells(page: PageLayout): string[] {
   const limit = page.height * LETTERHEAD_SHARE;
-  return page.lines.filter((line) => line.y <= limit).flatMap((line) => line.cells.map((cell) => cell.text));
+  return page.lines
+    .filter((line) => line.y <= limit)
+    .flatMap((line) =>
+      line.cells.map((cell) => cell.text).filter((text, i, texts) => !isLabelValue(text, texts[i - 1])),
+    );
+}
+
+/** A label's value ("Referred By: Dr. ... Hospital", "Collection Point: ... Lab"): the patient's details. */
+const VALUE_LABEL =
+  /:\s*$|^(?:ref(?:erred)?\.?(?:\s+by)?(?:\s+dr\.?)?|consultant|collection\s+(?:point|cent(?:re|er)))$/i;
+
+function isLabelValue(text: string, before: string | undefined): boolean {
+  return /^dr\.?\s*[A-Z]/i.test(text.trim()) || (before !== undefined && VALUE_LABEL.test(before.trim()));
 }
