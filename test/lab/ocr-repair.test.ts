@@ -31,6 +31,12 @@ describe('repairOcrWord', () => {
     ['x10²²/l', 'x10¹²/l'],
     ['x10²²/I', 'x10¹²/l'],
     ['10¹⁹/L', '10¹²/L'],
+    // A decimal point read as a comma, in a number or a range's bound.
+    ['4,42', '4.42'],
+    ['34,5', '34.5'],
+    ['31.5-34,5', '31.5-34.5'],
+    ['0,0-1,0', '0.0-1.0'],
+    ['4,5-11.0', '4.5-11.0'],
   ])('repairs %j to %j and says so', (word, text) => {
     expect(repairOcrWord(word)).toEqual({ text, repaired: true });
   });
@@ -55,6 +61,9 @@ describe('repairOcrWord', () => {
     ['x10⁹/L'],
     // 10⁹⁹ is no count's unit, but no one digit makes it one.
     ['x10⁹⁹/L'],
+    // A thousands separator has three digits after it.
+    ['4,500'],
+    ['150,000-450,000'],
   ])('leaves %j as it is', (word) => {
     expect(repairOcrWord(word)).toEqual({ text: word, repaired: false });
   });

@@ -75,12 +75,20 @@ function repairPower(word: string): Repair | null {
 }
 
 /**
+ * `4,42`, `34,5`, `0.0-1,0`: a decimal point read as a comma (its dot with the speck of a tail), in a
+ * number or in either bound of a range. One or two digits after it cannot be a thousands separator.
+ */
+const DECIMAL_COMMA = /^(?:\d+(?:[.,]\d{1,2})?-)?\d+,\d{1,2}$|^\d+,\d{1,2}-\d+(?:\.\d+)?$/;
+const DECIMAL_COMMA_MARK = /(?<=\d),(?=\d{1,2}(?:-|$))/g;
+
+/**
  * `1O4`, `l.5`, `2O.1`: digits with look-alike letters, and at least one real digit; `33:5`: a decimal
  * point read as a colon (one digit after it: a time has two, a titer `1:40` two or more); `<l`, `<O`: a
  * bound whose one digit was read as a look-alike letter (a comparator and one letter make no word).
  */
 function repairNumber(word: string): Repair | null {
   if (/^\d+:\d$/.test(word)) return { text: word.replace(':', '.'), repaired: true };
+  if (DECIMAL_COMMA.test(word)) return { text: word.replace(DECIMAL_COMMA_MARK, '.'), repaired: true };
   if (/^[<>]=?[OIl|]$/.test(word))
     return { text: word.slice(0, -1) + lookalikeDigit(word.slice(-1)), repaired: true };
   if (!/\d/.test(word) || !/^[<>]?[\dOoDIl|S§.]+$/.test(word) || NUMBER.test(word)) return null;
