@@ -13,6 +13,30 @@ const row = (biomarker: string, ocr = true): ParsedRow => ({
 });
 
 describe('OCR rows put right against the catalogues', () => {
+  it('reads a per cent look-alike as "%" only on a row whose value and range are percentages, flagged', () => {
+    const pct = (unit: string, value: string, range: string): ParsedRow => ({
+      ...row('Neutrophils'),
+      resultUnit: unit,
+      resultValue: value,
+      referenceRangeText: range,
+    });
+    const panels: ParsedPanel[] = [
+      {
+        panelName: 'P',
+        pageNumber: 1,
+        rows: [
+          pct('Yo', '78.3', '40-80'),
+          pct('*o', '18.7', '11.6-14'),
+          pct('Yo', '250', '150-400'),
+          pct('Yo', '78.3', ''),
+        ],
+      },
+    ];
+    const flags = repairOcrRows(panels);
+    expect(panels[0]?.rows.map((r) => r.resultUnit)).toEqual(['%', '%', 'Yo', 'Yo']);
+    expect(flags.map((f) => f.code)).toEqual(['ocr_repaired', 'ocr_repaired']);
+  });
+
   it('puts back the one reading the catalogue knows, in the row and its single-test panel, and flags it', () => {
     const panels: ParsedPanel[] = [
       { panelName: 'HEMOGLOBIN Alc', pageNumber: 2, rows: [row('HEMOGLOBIN Alc')] },
@@ -60,13 +84,22 @@ describe('OCR rows put right against the catalogues', () => {
       {
         panelName: 'CBC',
         pageNumber: 1,
-        rows: [unit('X10E 3/uL'), unit('fl'), unit('MG/DL'), unit('widgets/uL'), unit('X10E 3/uL', false)],
+        rows: [
+          unit('X10E 3/uL'),
+          unit('Pg'),
+          unit('fl'),
+          unit('MG/DL'),
+          unit('widgets/uL'),
+          unit('X10E 3/uL', false),
+        ],
       },
     ];
     expect(repairOcrRows(panels)).toEqual([]);
     expect(panels[0]?.rows.map((r) => r.resultUnit)).toEqual([
       'x10E3/uL',
-      'fL',
+      'pg',
+      // l and L differ in shape: what OCR read is what was printed.
+      'fl',
       'MG/DL',
       'widgets/uL',
       'X10E 3/uL',
@@ -115,9 +148,10 @@ describe('OCR rows put right against the catalogues', () => {
     ];
     const flags = repairOcrRows(panels);
     expect(panels[0]?.rows.map((r) => [r.resultUnit, r.ocr?.repaired])).toEqual([
-      ['/uL', true],
-      ['/uL', true],
-      ['/uL', true],
+      // The slash put back; the l as read.
+      ['/ul', true],
+      ['/ul', true],
+      ['/ul', true],
       ['%', true],
       ['fL', false],
       ['jul', undefined],

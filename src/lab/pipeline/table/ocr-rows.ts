@@ -8,7 +8,7 @@
  * - units the catalogue does not know that one look-alike swap makes known ("jul" for "/ul", "AIU/mL"),
  *   or, when the catalogue gives no reading, that the unit normaliser's rules know ("cellsfcumm" for
  *   "cells/cumm"), or "%" with a speck read after it ("%o"); each such row is flagged with its page;
- * - units the unit catalogue knows but for case and spacing ("X10E 3/uL", "fl"), written as the catalogue
+ * - units the unit catalogue knows but for case and spacing ("X10E 3/uL", "Pg"), written as the catalogue
  *   spells them. The catalogue matches units without case or spaces, so the unit and its UCUM code are
  *   the same before and after: nothing is guessed, and nothing is flagged;
  * - Quest's bounds "< OR = 5" given back the spaces OCR loses between their narrow parts.
@@ -18,7 +18,7 @@
 import { loincCatalogue } from '../../../terminology/loinc-catalogue.js';
 import { normaliseUnit } from '../../../terminology/ucum.js';
 import { staticMapEntries, unitKey } from '../../../terminology/ucum-static-map.js';
-import type { ParsedPanel, ValidationFlag } from '../../types.js';
+import type { ParsedPanel, ParsedRow, ValidationFlag } from '../../types.js';
 
 export function repairOcrRows(panels: readonly ParsedPanel[]): ValidationFlag[] {
   const flags = repairUnits(panels);
@@ -58,6 +58,21 @@ const UNIT_LOOKALIKES: ReadonlyArray<readonly [string, string]> = [
 /** "%o", "%0", "%." for "%": a speck or the cell's rule read after the sign. */
 const PERCENT_SPECK = /^%[o0°.,'`’]$/;
 
+/** What tesseract makes of a per cent sign set in a bold or small face: "Yo", "Jo", "*o", "°o", "9%". */
+const PERCENT_LOOKALIKE = /^(?:[YyJj*°]o|9%|%%)$/;
+
+/**
+ * "%" for a per-cent look-alike, only on a row whose value and both bounds of its range are percentages
+ * (0 to 100): the shape alone is no proof, the row's numbers make it one.
+ */
+function percentReading(row: ParsedRow): string | null {
+  if (!PERCENT_LOOKALIKE.test((row.resultUnit ?? '').replace(/\s+/g, ''))) return null;
+  const bounds = /^(\d+(?:\.\d+)?)\s*-\s*(\d+(?:\.\d+)?)$/.exec(row.referenceRangeText?.trim() ?? '');
+  const value = Number(row.resultValue);
+  if (!bounds || !Number.isFinite(value) || row.resultValue === null) return null;
+  return [value, Number(bounds[1]), Number(bounds[2])].every((n) => n >= 0 && n <= 100) ? '%' : null;
+}
+
 /**
  * A unit the catalogue does not know, read across words ("x1OE 3/uL", "ulU/mL", "/npf", "jul"), becomes the
  * one unit it knows that a single look-alike swap gives; none or several: left as read. "%o" is "%" with a
@@ -67,7 +82,7 @@ function repairUnits(panels: readonly ParsedPanel[]): ValidationFlag[] {
   const flags: ValidationFlag[] = [];
   for (const row of panels.flatMap((panel) => panel.rows)) {
     if (!row.ocr || row.resultUnit === null || isCatalogued(row.resultUnit)) continue;
-    const reading = unitReading(row.resultUnit);
+    const reading = unitReading(row.resultUnit) ?? percentReading(row);
     if (reading === null) continue;
     row.resultUnit = reading;
     row.ocr.repaired = true;
@@ -121,8 +136,12 @@ function repairFlag(what: string, pageNumber: number): ValidationFlag {
 
 let spellings: Map<string, string> | undefined;
 
-/** Letters whose capital is their small letter enlarged, which OCR tells apart by size alone. */
-const SAME_SHAPE = new Set('cosuvwxzkpl');
+/**
+ * Letters whose capital is their small letter enlarged, which OCR tells apart by size alone. Not l and L:
+ * their shapes differ, and laboratories print both (Indian and Pakistani reports print "fl", "g/dl",
+ * "mg/dl"; six such units on real scans were read right and then respelt "fL", "g/dL").
+ */
+const SAME_SHAPE = new Set('cosuvwxzkp');
 
 function spellUnits(panels: readonly ParsedPanel[]): void {
   spellings ??= new Map(staticMapEntries().map((e) => [unitKey(e.printed), e.printed]));
