@@ -30,7 +30,8 @@ export function describeError(error: unknown): { code: string; message: string }
   return { code: 'internal_error', message: `Extraction failed unexpectedly (${name}).` };
 }
 
-async function handle(task: ThreadTask): Promise<ThreadReply> {
+/** Exported for the build, which runs the bundled thread over the fixtures to fill its code cache. */
+export async function handle(task: ThreadTask): Promise<ThreadReply> {
   const port = parentPort;
   try {
     const outcome = await runPipeline(task.pdf, task.request, {
