@@ -17,6 +17,7 @@ import { AssayError, EXIT } from '../../../errors.js';
 import { buildLines, round, type TextItem } from '../pdf/layout.js';
 import type { DocumentLayout, PageLayout } from '../pdf/pdf-text.js';
 import { QUALITATIVE } from '../table/cell-kind.js';
+import { withoutColonMark } from './colon-mark.js';
 import { type Box, type HocrChar, type HocrLine, type HocrWord, parseHocr } from './hocr.js';
 import { planPageImages, RASTER_DPI, writePageImage } from './images.js';
 import { OcrTimeoutError, ocrPage } from './page.js';
@@ -138,7 +139,11 @@ export function pageFromHocr(hocr: string, pageNumber: number, dpi = RASTER_DPI)
     line.words.forEach((word, at) => {
       const afterName = continuesName(line.words[at - 1], word, line);
       const apart = standsApart(line.words[at - 1], word, line);
-      for (const part of splitRaised(word, line, afterName, apart).flatMap((p) => splitFlagLetter(p, line))) {
+      for (const split of splitRaised(word, line, afterName, apart).flatMap((p) =>
+        splitFlagLetter(p, line),
+      )) {
+        const colonless = split.raised ? null : withoutColonMark(split.chars);
+        const part = colonless ? { ...split, chars: colonless } : split;
         const text = withoutRules(withPowers(part, line).trim());
         const conf = Math.min(...part.chars.map((c) => c.conf));
         const rangeDash = isRangeDash(text, line.words[at - 1], line.words[at + 1], line.size);
@@ -146,7 +151,18 @@ export function pageFromHocr(hocr: string, pageNumber: number, dpi = RASTER_DPI)
         const box = boxOf(part.chars);
         const [left, top] = [box.left, box.top];
         const [w, h] = [box.right - box.left, box.bottom - box.top];
-        words.push({ text, line: String(n), left, top, w, h, conf, size, raised: part.raised });
+        words.push({
+          text,
+          line: String(n),
+          left,
+          top,
+          w,
+          h,
+          conf,
+          size,
+          raised: part.raised,
+          colonDropped: !!colonless,
+        });
       }
     });
   });
@@ -156,7 +172,7 @@ export function pageFromHocr(hocr: string, pageNumber: number, dpi = RASTER_DPI)
     return {
       str: repair.text,
       confidence: Math.round(word.conf),
-      ...(repair.repaired ? { repaired: true } : {}),
+      ...(repair.repaired || word.colonDropped ? { repaired: true } : {}),
       ...(word.raised ? { raised: true } : {}),
       x: round((straight.x[i] ?? word.left) * scale),
       y: round((straight.baseline[i] ?? word.top + word.h) * scale),
@@ -374,6 +390,8 @@ interface OcrWord {
   /** The line's font size, in pixels. */
   size: number;
   raised: boolean;
+  /** A colon read into the front of the number was dropped (colon-mark.ts). */
+  colonDropped: boolean;
 }
 
 /** Lines shorter than this (pixels) say little about the page's slope. */
