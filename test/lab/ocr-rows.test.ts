@@ -98,8 +98,8 @@ describe('OCR rows put right against the catalogues', () => {
     expect(panels[0]?.rows.map((r) => r.resultUnit)).toEqual([
       'x10E3/uL',
       'pg',
-      // l and L differ in shape: what OCR read is what was printed.
-      'fl',
+      // The document's other units show a capital L ("X10E 3/uL"): the laboratory prints L.
+      'fL',
       'MG/DL',
       'widgets/uL',
       'X10E 3/uL',
@@ -129,6 +129,18 @@ describe('OCR rows put right against the catalogues', () => {
     ]);
   });
 
+  it('respells a small l as L only on a document whose other units show the capital', () => {
+    const unit = (resultUnit: string): ParsedRow => ({ ...row('MPV'), resultUnit });
+    const printsL: ParsedPanel[] = [{ panelName: 'CBC', pageNumber: 1, rows: [unit('fl'), unit('mg/dL')] }];
+    const printsSmall: ParsedPanel[] = [
+      { panelName: 'CBC', pageNumber: 1, rows: [unit('fl'), unit('g/dl')] },
+    ];
+    repairOcrRows(printsL);
+    repairOcrRows(printsSmall);
+    expect(printsL[0]?.rows.map((r) => r.resultUnit)).toEqual(['fL', 'mg/dL']);
+    expect(printsSmall[0]?.rows.map((r) => r.resultUnit)).toEqual(['fl', 'g/dl']);
+  });
+
   it('reads a slash read as a letter ("jul", "ful") and "%" with a speck after it ("%o"), flagged', () => {
     const unit = (resultUnit: string, ocr = true): ParsedRow => ({ ...row('WBC', ocr), resultUnit });
     const panels: ParsedPanel[] = [
@@ -148,10 +160,10 @@ describe('OCR rows put right against the catalogues', () => {
     ];
     const flags = repairOcrRows(panels);
     expect(panels[0]?.rows.map((r) => [r.resultUnit, r.ocr?.repaired])).toEqual([
-      // The slash put back; the l as read.
-      ['/ul', true],
-      ['/ul', true],
-      ['/ul', true],
+      // The slash put back; the L as the document's other units ("fL") print it.
+      ['/uL', true],
+      ['/uL', true],
+      ['/uL', true],
       ['%', true],
       ['fL', false],
       ['jul', undefined],

@@ -136,26 +136,33 @@ function repairFlag(what: string, pageNumber: number): ValidationFlag {
 
 let spellings: Map<string, string> | undefined;
 
-/**
- * Letters whose capital is their small letter enlarged, which OCR tells apart by size alone. Not l and L:
- * their shapes differ, and laboratories print both (Indian and Pakistani reports print "fl", "g/dl",
- * "mg/dl"; six such units on real scans were read right and then respelt "fL", "g/dL").
- */
+/** Letters whose capital is their small letter enlarged, which OCR tells apart by size alone. */
 const SAME_SHAPE = new Set('cosuvwxzkp');
 
+/**
+ * A small l where the catalogue spells L ("fl", "g/dl") is respelt only on a document whose units read
+ * elsewhere show the capital ("mg/dL", "fL"): there the laboratory prints L, and tesseract, which leans to
+ * a small letter after small ones, lost it. A laboratory that prints "fl" and "g/dl" throughout (common in
+ * India and Pakistan) shows no capital L, and its units stay as read.
+ */
 function spellUnits(panels: readonly ParsedPanel[]): void {
   spellings ??= new Map(staticMapEntries().map((e) => [unitKey(e.printed), e.printed]));
-  for (const row of panels.flatMap((panel) => panel.rows)) {
-    if (!row.ocr || row.resultUnit === null) continue;
-    const spelt = spellings.get(unitKey(row.resultUnit));
-    if (spelt && sameShape(row.resultUnit.replace(/\s+/g, ''), spelt)) row.resultUnit = spelt;
+  const rows = panels.flatMap((panel) => panel.rows).filter((row) => row.ocr && row.resultUnit !== null);
+  const capitalL = rows.some((row) => /[a-z/]L/.test(row.resultUnit ?? ''));
+  for (const row of rows) {
+    const unit = row.resultUnit as string;
+    const spelt = spellings.get(unitKey(unit));
+    if (spelt && sameShape(unit.replace(/\s+/g, ''), spelt, capitalL)) row.resultUnit = spelt;
   }
 }
 
 /** Equal but for the case of same-shape letters: "X10E3/uL" is "x10E3/uL"; "MG/DL" stays as printed. */
-function sameShape(read: string, spelt: string): boolean {
+function sameShape(read: string, spelt: string, capitalL: boolean): boolean {
   if (read.length !== spelt.length) return false;
-  return [...read].every((ch, i) => ch === spelt[i] || SAME_SHAPE.has(ch.toLowerCase()));
+  return [...read].every(
+    (ch, i) =>
+      ch === spelt[i] || SAME_SHAPE.has(ch.toLowerCase()) || (capitalL && ch === 'l' && spelt[i] === 'L'),
+  );
 }
 
 /** Characters OCR confuses in names: one occurrence swapped at a time. */
