@@ -28,6 +28,15 @@ describe('scan cleaning', () => {
     expect(big.pixels[12 * 24 + 22]).toBeGreaterThan(240);
   });
 
+  it('enlarges by a fraction, blending neighbouring pixels by their distance', () => {
+    const edge = { width: 2, height: 1, pixels: new Uint8Array([0, 255]) };
+    expect(resize(edge, 1.5)).toEqual({
+      width: 3,
+      height: 2,
+      pixels: new Uint8Array([0, 128, 255, 0, 128, 255]),
+    });
+  });
+
   it('reads the grey and colour PNM pdfimages writes, and nothing it cannot read', () => {
     const grey = page();
     expect(readPnm(writePgm(grey))?.pixels).toEqual(grey.pixels);

@@ -51,10 +51,14 @@ export function readPnm(bytes: Uint8Array): GreyImage | null {
   const pixels = new Uint8Array(size);
   if (channels === 1) pixels.set(bytes.subarray(i, i + size));
   else
-    for (let p = 0, b = i; p < size; p++, b += 3)
-      pixels[p] = Math.round(
-        0.299 * (bytes[b] as number) + 0.587 * (bytes[b + 1] as number) + 0.114 * (bytes[b + 2] as number),
-      );
+    for (let p = 0, b = i; p < size; p++, b += 3) {
+      const r = bytes[b] as number;
+      // pdfimages writes a grey scan as RGB: its grey is any channel (the weights sum to 1), found sooner.
+      pixels[p] =
+        r === bytes[b + 1] && r === bytes[b + 2]
+          ? r
+          : Math.round(0.299 * r + 0.587 * (bytes[b + 1] as number) + 0.114 * (bytes[b + 2] as number));
+    }
   return { width, height, pixels };
 }
 
@@ -71,26 +75,45 @@ export function writePgm(image: GreyImage): Buffer {
  * pixel, but one with grey neighbours (a scan blurs the edges of what it reads), so it stays.
  */
 export function despeckle(image: GreyImage): GreyImage {
-  const { width, height, pixels } = image;
-  const out = new Uint8Array(pixels);
-  const around = [-width - 1, -width, -width + 1, -1, 1, width - 1, width, width + 1];
+  const { width, height, pixels: p } = image;
+  const out = new Uint8Array(p);
+  // Neighbours by hand, not by a loop over offsets: this runs on every pixel of a page (8 million at
+  // 300 dpi), and the loop took five times as long.
   for (let y = 1; y < height - 1; y++) {
-    for (let x = 1; x < width - 1; x++) {
-      const i = y * width + x;
-      let inked = 0;
-      let bare = 0;
-      for (const d of around) {
-        const v = pixels[i + d] as number;
-        if (v < INK) inked++;
-        else if (v >= BARE) bare++;
-      }
-      const ink = (pixels[i] as number) < INK;
-      if (ink && bare === around.length) out[i] = 255;
-      else if (!ink && inked >= 5) out[i] = 0;
+    const end = y * width + width - 1;
+    for (let i = y * width + 1; i < end; i++) {
+      const up = i - width;
+      const down = i + width;
+      if ((p[i] as number) < INK) {
+        if (
+          (p[up - 1] as number) >= BARE &&
+          (p[up] as number) >= BARE &&
+          (p[up + 1] as number) >= BARE &&
+          (p[i - 1] as number) >= BARE &&
+          (p[i + 1] as number) >= BARE &&
+          (p[down - 1] as number) >= BARE &&
+          (p[down] as number) >= BARE &&
+          (p[down + 1] as number) >= BARE
+        )
+          out[i] = 255;
+      } else if (
+        inked(p[up - 1]) +
+          inked(p[up]) +
+          inked(p[up + 1]) +
+          inked(p[i - 1]) +
+          inked(p[i + 1]) +
+          inked(p[down - 1]) +
+          inked(p[down]) +
+          inked(p[down + 1]) >=
+        5
+      )
+        out[i] = 0;
     }
   }
   return { width, height, pixels: out };
 }
+
+const inked = (v: number | undefined): number => ((v as number) < INK ? 1 : 0);
 
 /** Bilinear resampling by `factor` (pixel centres aligned), for enlarging a coarse scan. */
 export function resize(image: GreyImage, factor: number): GreyImage {

@@ -30,7 +30,14 @@ export const RASTER_DPI = 300;
 const MIN_NATIVE_DPI = 100;
 /** Embedded images coarser than this, if they cannot be cleaned and enlarged, are rasterised instead. */
 const MIN_AS_IS_DPI = 200;
-/** Cleaned images coarser than this are enlarged to RASTER_DPI. */
+/**
+ * Cleaned images coarser than this are enlarged to RASTER_DPI. Reading less to save time lost values each
+ * time it was tried (issue #33): a 200 dpi page read at its own resolution (the noisy grade of the scanned
+ * family: value accuracy 0.980 -> 0.963, F1 0.979 -> 0.921, misreads no row doubt caught) or enlarged only
+ * to 250 dpi (drawn 200 dpi scans: 0.988 -> 0.928), a 150 dpi page enlarged only to 225 dpi (0.978 ->
+ * 0.964); and a real 356 dpi phone photo read as pdfimages wrote it, or greyed but not despeckled, lost
+ * rows. So every page is cleaned, and only the cleaning is made cheap.
+ */
 const ENLARGE_BELOW_DPI = 0.9 * RASTER_DPI;
 const TOOL_TIMEOUT_MS = 60_000;
 
