@@ -3,17 +3,23 @@
  * text-layer reports rasterised at 150-300 dpi, slightly skewed and noisy, rebuilt as image-only PDFs).
  *
  * Each scan goes through runPipeline in-process, one document at a time (OCR inside it reads as many
- * pages at once as the machine has cores), timed from bytes to outcome. Then each page image the pipeline
- * reads (same planPageImages/writePageImage) is read again by one tesseract alone, through the pipeline's
- * own ocrPage (one thread, --psm 4, hOCR), to time OCR per page without the other lane competing; tesseract
- * is deterministic, so that hOCR is also what the pipeline read, and it is used to show the OCR line behind
- * a wrong row. Completed reports are scored with bench/support/score-extraction.ts.
+ * pages at once as the machine has cores), timed from bytes to outcome. Completed reports are scored with
+ * bench/support/score-extraction.ts.
+ *
+ * Then OCR per page against the engine (issue #33): for each page, one at a time and interleaved (the
+ * order swapped from page to page), (a) the pipeline's own steps, its page image (planPageImages /
+ * writePageImage: taken out, cleaned, enlarged as the pipeline decides) and its tesseract (ocrPage: one
+ * thread, hOCR), and (b) plain one-thread tesseract on the page's original image as a user would run it,
+ * `tesseract page.png out` on the image the scan embeds (`pdfimages -all`, untimed), at its own
+ * resolution. Wall time and processor time (this process's plus its reaped children's) per page, and
+ * their ratio per dpi (sum over the pages): issue #33's target is a wall ratio <= 1.4 at 150, 200 and
+ * 300 dpi. The pipeline's hOCR is kept to show the OCR line behind a wrong row.
  *
  *   npx tsx -e "import('./bench/support/ocr-bench.ts').then(m => m.ocrBench())"
  *
- * About 4.5 minutes on an otherwise idle 2-core machine (8 scans, 21 pages), half of it poppler writing
- * PNG page images of the noisy 150 dpi scans (pdftoppm -png, in the pipeline and again here). The load
- * average is printed at the start and the end: figures taken on a busy machine are slower.
+ * About 5 minutes on an otherwise idle 2-core machine (8 scans, 21 pages). The load average is printed at
+ * the start, per dpi and at the end: figures taken on a busy machine are slower, and the ratios are only
+ * comparable within one run (both sides run at the same moments, so they share the load).
  *
  * Then the doubts (issue #27): over the rows matched to the truth, how many misread values and misread
  * units carry a row doubt (a warning or error rowDoubts raised about that row), and how many correct rows
@@ -24,9 +30,11 @@
  *
  *   npx tsx -e "import('./bench/support/ocr-bench.ts').then(m => m.doubtBench({ seed: 11 }))"
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { execa } from 'execa';
 import { planPageImages, writePageImage } from '../../src/lab/pipeline/ocr/images.js';
 import { ocrAvailable, pageFromHocr } from '../../src/lab/pipeline/ocr/ocr.js';
 import { OcrTimeoutError, ocrPage } from '../../src/lab/pipeline/ocr/page.js';
@@ -62,11 +70,21 @@ const TARGET = {
 
 interface PageTiming {
   pageNumber: number;
+  /** The scan's own resolution. */
+  scanDpi: number;
+  /** The resolution of the image the pipeline gave tesseract. */
   dpi: number;
-  /** Taking the page's image out of the PDF (pdfimages) or rasterising it (pdftoppm). */
+  /** The pipeline's page image: taken out of the PDF (or rasterised), cleaned, enlarged; wall seconds. */
   imageSeconds: number;
-  /** One tesseract alone; null if it failed or ran over its budget. */
+  /** The pipeline's tesseract on that image; null if it failed or ran over its budget. */
   ocrSeconds: number | null;
+  /** Processor seconds of both of the pipeline's steps (this process and its children). */
+  pipelineCpu: number;
+  /** Plain one-thread tesseract on the original page image, wall and processor seconds. */
+  plainSeconds: number;
+  plainCpu: number;
+  /** One-minute load average when the page was timed. */
+  load: number;
   hocr: string;
 }
 
@@ -112,7 +130,7 @@ export async function ocrBench(opts: OcrBenchOptions = {}): Promise<void> {
 
   const results: CaseResult[] = [];
   for (const scan of scans) {
-    const result = await runCase(scan);
+    const result = await runCase(scan, results.length);
     results.push(result);
     printCase(result, results.length === 1);
   }
@@ -172,7 +190,7 @@ function load(): string {
 
 const seconds = (since: number): number => (performance.now() - since) / 1000;
 
-async function runCase(scan: ScannedCase): Promise<CaseResult> {
+async function runCase(scan: ScannedCase, index: number): Promise<CaseResult> {
   const start = performance.now();
   let outcome: PipelineOutcome | null = null;
   let failure = '';
@@ -183,7 +201,7 @@ async function runCase(scan: ScannedCase): Promise<CaseResult> {
   }
   const wall = seconds(start);
   const found: FoundRow[] = outcome?.status === 'completed' ? rowsOf(outcome.result.panels) : [];
-  const pages = await timePages(scan);
+  const pages = await timePages(scan, index);
   let textLayerF1: number | null = null;
   if (scan.expect.status === 'completed' && scan.sources.length === 1) {
     const text = await runPipeline(pdfBytes(scan.sources[0] as string), {});
@@ -368,32 +386,77 @@ function describe(outcome: PipelineOutcome): string {
     : `${outcome.status}${'rejection_reason' in outcome ? `:${outcome.rejection_reason}` : ''}`;
 }
 
-/** Each page's image as the pipeline makes it, then one tesseract on it, alone, timed. */
-async function timePages(scan: ScannedCase): Promise<PageTiming[]> {
+/**
+ * Each page through the pipeline's OCR steps and through plain tesseract, one at a time, the order
+ * swapped from page to page so that neither side always runs first after a change of load.
+ */
+async function timePages(scan: ScannedCase, first: number): Promise<PageTiming[]> {
   const dir = await mkdtemp(join(tmpdir(), 'assay-ocr-bench-'));
   try {
     await writeFile(join(dir, 'input.pdf'), scan.pdf, { mode: 0o600 });
     const images = await planPageImages(dir, scan.pages);
     const timings: PageTiming[] = [];
     for (const image of images) {
-      let start = performance.now();
-      const { file, dpi } = await writePageImage(dir, image);
-      const imageSeconds = seconds(start);
-      start = performance.now();
-      let hocr = '';
-      let ocrSeconds: number | null = null;
-      try {
-        hocr = await ocrPage(dir, file, image.pageNumber, dpi);
-        ocrSeconds = seconds(start);
-      } catch (error) {
-        if (!(error instanceof OcrTimeoutError)) throw error;
-      }
-      timings.push({ pageNumber: image.pageNumber, dpi, imageSeconds, ocrSeconds, hocr });
+      const original = await originalImage(dir, image.pageNumber);
+      const pipeline = async () => {
+        const start = performance.now();
+        const cpu = cpuNow();
+        const { file, dpi } = await writePageImage(dir, image);
+        const imageSeconds = seconds(start);
+        const ocrStart = performance.now();
+        let hocr = '';
+        let ocrSeconds: number | null = null;
+        try {
+          hocr = await ocrPage(dir, file, image.pageNumber, dpi);
+          ocrSeconds = seconds(ocrStart);
+        } catch (error) {
+          if (!(error instanceof OcrTimeoutError)) throw error;
+        }
+        return { dpi, imageSeconds, ocrSeconds, pipelineCpu: cpuNow() - cpu, hocr };
+      };
+      const plain = async () => {
+        const start = performance.now();
+        const cpu = cpuNow();
+        await execa('tesseract', [original, 'plain'], { cwd: dir, env: { OMP_THREAD_LIMIT: '1' } });
+        return { plainSeconds: seconds(start), plainCpu: cpuNow() - cpu };
+      };
+      const swapped = (first + image.pageNumber) % 2 === 1;
+      const b = swapped ? await plain() : undefined;
+      const a = await pipeline();
+      const c = b ?? (await plain());
+      timings.push({
+        pageNumber: image.pageNumber,
+        scanDpi: scan.dpi,
+        ...a,
+        ...c,
+        load: loadavg()[0] as number,
+      });
     }
     return timings;
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** The page's image as the scan embeds it (PNG, or the JPEG itself), as a user would have it. */
+async function originalImage(dir: string, pageNumber: number): Promise<string> {
+  const page = String(pageNumber);
+  const prefix = `original-${page}`;
+  await execa('pdfimages', ['-all', '-f', page, '-l', page, 'input.pdf', prefix], { cwd: dir });
+  const file = (await readdir(dir)).find((f) => f.startsWith(`${prefix}-000.`));
+  if (!file) throw new Error(`ocr bench: page ${page} embeds no image`);
+  return file;
+}
+
+/**
+ * Processor seconds so far of this process and of its children that have been waited for (user and
+ * system): Linux's /proc/self/stat, fields 14-17 in clock ticks (100 a second).
+ */
+function cpuNow(): number {
+  const stat = readFileSync('/proc/self/stat', 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = [11, 12, 13, 14].reduce((n, i) => n + Number(fields[i]), 0);
+  return ticks / 100;
 }
 
 // --- Printing -------------------------------------------------------------------------------------------------
@@ -408,8 +471,14 @@ function percentile(values: readonly number[], p: number): number {
   return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)] as number;
 }
 
+/** The pipeline's OCR of a page alone: its page image and its tesseract, wall seconds. */
+const pageSeconds = (p: PageTiming): number | null =>
+  p.ocrSeconds === null ? null : p.imageSeconds + p.ocrSeconds;
 const ocrTimes = (r: CaseResult): number[] =>
-  r.pages.flatMap((p) => (p.ocrSeconds === null ? [] : [p.ocrSeconds]));
+  r.pages.flatMap((p) => {
+    const t = pageSeconds(p);
+    return t === null ? [] : [t];
+  });
 
 const STATUS_WIDTH = 43;
 
@@ -418,7 +487,7 @@ function printCase(r: CaseResult, header: boolean): void {
     console.log('');
     console.log(
       `  ${'scan'.padEnd(28)} ${'dpi'.padStart(3)} ${'pp'.padStart(2)} ${'skew'.padStart(4)} ${'wall s'.padStart(6)}` +
-        ` ${'s/pp'.padStart(5)} ${'ocr1'.padStart(5)}  ${'status'.padEnd(STATUS_WIDTH)} ${'F1'.padStart(5)}` +
+        ` ${'s/pp'.padStart(5)} ${'ocr1'.padStart(5)} ${'tess'.padStart(5)}  ${'status'.padEnd(STATUS_WIDTH)} ${'F1'.padStart(5)}` +
         ` ${'value'.padStart(5)} ${'unit'.padStart(5)} ${'range'.padStart(5)} ${'rows'.padStart(7)}` +
         ` ${'flags'.padStart(5)} ${'txtF1'.padStart(5)}`,
     );
@@ -429,6 +498,12 @@ function printCase(r: CaseResult, header: boolean): void {
   console.log(
     `  ${r.scan.name.padEnd(28)} ${String(r.scan.dpi).padStart(3)} ${String(r.scan.pages).padStart(2)}` +
       ` ${num(skew, 1, 4)} ${num(r.seconds, 1, 6)} ${num(r.seconds / r.scan.pages)} ${num(percentile(ocrTimes(r), 50))}` +
+      ` ${num(
+        percentile(
+          r.pages.map((p) => p.plainSeconds),
+          50,
+        ),
+      )}` +
       `  ${status.padEnd(STATUS_WIDTH)} ${num(s?.f1)} ${num(s?.valueAccuracy)} ${num(s?.unitAccuracy)}` +
       ` ${num(s?.rangeAccuracy)} ${(s ? `${s.matched}/${s.truth}` : '-').padStart(7)}` +
       ` ${String(s ? r.validationFlags : '-').padStart(5)} ${num(r.textLayerF1)}`,
@@ -437,34 +512,55 @@ function printCase(r: CaseResult, header: boolean): void {
 
 const verdict = (ok: boolean): string => (ok ? 'PASS' : 'FAIL');
 
+/** Issue #33: the pipeline's OCR of a page at most this many times plain tesseract's, at every dpi. */
+const ENGINE_RATIO = 1.4;
+
 function printTotals(results: readonly CaseResult[]): void {
   const pages = results.flatMap((r) => r.pages);
-  const ocr = pages.flatMap((p) => (p.ocrSeconds === null ? [] : [p.ocrSeconds]));
+  const ocr = pages.flatMap((p) => {
+    const t = pageSeconds(p);
+    return t === null ? [] : [t];
+  });
   const overBudget = pages.length - ocr.length;
-  const image = pages.map((p) => p.imageSeconds);
   const wall = results.reduce((n, r) => n + r.seconds, 0);
   const pageCount = results.reduce((n, r) => n + r.scan.pages, 0);
   const ocrMedian = percentile(ocr, 50);
-  const byDpi = new Map<number, number[]>();
-  for (const r of results) byDpi.set(r.scan.dpi, [...(byDpi.get(r.scan.dpi) ?? []), ...ocrTimes(r)]);
 
   console.log('');
   console.log(
-    '  s/pp: pipeline wall time per page (pages OCRed side by side); ocr1: median tesseract s/page alone',
-  );
-  console.log(`  OCR per page, one tesseract alone (one thread, --psm 4), ${ocr.length} pages:`);
-  console.log(
-    `    median ${ocrMedian.toFixed(2)} s, p95 ${percentile(ocr, 95).toFixed(2)} s, max ${Math.max(...ocr).toFixed(2)} s` +
-      (overBudget > 0 ? `, ${overBudget} over the CPU budget` : ''),
+    "  s/pp: pipeline wall time per page (pages OCRed side by side); ocr1: median s/page of the pipeline's" +
+      ' page image and tesseract, alone; tess: median s/page of plain one-thread tesseract on the original image',
   );
   console.log(
-    `    by scan dpi: ${[...byDpi]
-      .sort(([a], [b]) => a - b)
-      .map(([dpi, t]) => `${dpi}: ${percentile(t, 50).toFixed(2)} s (${t.length} pp)`)
-      .join(', ')}  [pages under 270 dpi are cleaned and enlarged to 300 dpi]`,
+    `  OCR per page against plain tesseract (\`tesseract page.png out\`, one thread, the scan's own image),` +
+      ` one at a time, interleaved; ${pages.length} pages${overBudget > 0 ? `, ${overBudget} over the CPU budget` : ''}:`,
   );
   console.log(
-    `    page image out of the PDF: median ${percentile(image, 50).toFixed(2)} s, p95 ${percentile(image, 95).toFixed(2)} s`,
+    `    ${'dpi'.padStart(5)} ${'pp'.padStart(3)} ${'image'.padStart(6)} ${'tess.'.padStart(6)} ${'ocr/pp'.padStart(6)}` +
+      ` ${'plain'.padStart(6)} ${'ratio'.padStart(6)} ${'cpu'.padStart(6)} ${'plain'.padStart(6)} ${'ratio'.padStart(6)}` +
+      `  ${'read at'.padStart(7)}  load`,
+  );
+  const ratios: Array<[number, number]> = [];
+  const dpis = [...new Set(pages.map((p) => p.scanDpi))].sort((a, b) => a - b);
+  for (const dpi of dpis) {
+    const at = pages.filter((p) => p.scanDpi === dpi && p.ocrSeconds !== null);
+    const sum = (f: (p: PageTiming) => number): number => at.reduce((n, p) => n + f(p), 0);
+    const n = at.length;
+    const pipeline = sum((p) => pageSeconds(p) ?? 0);
+    const plain = sum((p) => p.plainSeconds);
+    ratios.push([dpi, pipeline / plain]);
+    const readAt = [...new Set(at.map((p) => p.dpi))].join('/');
+    console.log(
+      `    ${String(dpi).padStart(5)} ${String(n).padStart(3)} ${num(sum((p) => p.imageSeconds) / n, 2, 6)}` +
+        ` ${num(sum((p) => p.ocrSeconds ?? 0) / n, 2, 6)} ${num(pipeline / n, 2, 6)} ${num(plain / n, 2, 6)}` +
+        ` ${num(pipeline / plain, 2, 6)} ${num(sum((p) => p.pipelineCpu) / n, 2, 6)} ${num(sum((p) => p.plainCpu) / n, 2, 6)}` +
+        ` ${num(sum((p) => p.pipelineCpu) / sum((p) => p.plainCpu), 2, 6)}  ${readAt.padStart(7)}  ${num(sum((p) => p.load) / n, 1, 4)}`,
+    );
+  }
+  console.log(
+    "    (s/page: image = page image taken out, cleaned, enlarged; tess. = the pipeline's tesseract; ocr/pp =" +
+      ' both; plain = plain tesseract; ratio = ocr/pp over plain; cpu = processor s/page of the same two;' +
+      ' read at = dpi of the image tesseract read; load = 1-minute load average while timed)',
   );
   console.log(
     `  pipeline: ${wall.toFixed(1)} s for ${pageCount} pages, ${(wall / pageCount).toFixed(2)} s/page wall on ${availableParallelism()} cores`,
@@ -496,6 +592,10 @@ function printTotals(results: readonly CaseResult[]): void {
   console.log(
     `    ${verdict(ocrMedian <= TARGET.ocrSecondsPerPageMedian)}  OCR median ${ocrMedian.toFixed(2)} s/page <= ${TARGET.ocrSecondsPerPageMedian} s`,
   );
+  for (const [dpi, ratio] of ratios)
+    console.log(
+      `    ${verdict(ratio <= ENGINE_RATIO)}  OCR at ${dpi} dpi ${ratio.toFixed(2)}x plain tesseract <= ${ENGINE_RATIO}x`,
+    );
   console.log(
     `    ${verdict(longest < TARGET.fivePageSeconds)}  5-page scan ${Number.isNaN(longest) ? 'none run' : `${longest.toFixed(1)} s`} < ${TARGET.fivePageSeconds} s`,
   );
