@@ -4,7 +4,13 @@
  */
 import { CATEGORICAL_INPUTS, defaultInputCodes, NUMERIC_INPUTS } from './input-codes.js';
 
-const withoutQualifier = (label: string) => label.replace(/\s*\(.*\)\s*$/, '');
+/**
+ * Labels in input-codes.json carry qualifiers for model authors ("(serum/plasma; the models assume
+ * fasting)"); readers get the name alone, except where the qualifier is a specimen other than blood: urine
+ * albumin is not the albumin a liver panel measures, and a report listing both as "Albumin" reads wrong.
+ */
+const withoutQualifier = (label: string) =>
+  /\((?:urine|csf|stool|saliva)\)$/i.test(label) ? label : label.replace(/\s*\(.*\)\s*$/, '');
 
 /** A model input's name for readers: 'bp_treatment' -> 'On blood-pressure-lowering treatment'. */
 export function inputLabel(name: string): string {

@@ -1,5 +1,6 @@
 import { eventDateOf } from '../../scoring/event-date.js';
 import { defaultInputCodes, NUMERIC_INPUTS, type NumericInput } from '../../scoring/input-codes.js';
+import { inputLabel } from '../../scoring/input-labels.js';
 import { type EventInputs, readInputs } from '../../scoring/inputs.js';
 import type { HealthEventInput, PredictorInput } from '../../scoring/types.js';
 import { conversionFactor } from '../../scoring/units.js';
@@ -42,11 +43,6 @@ export interface BiomarkerRow {
   percentile: number | null;
 }
 
-/** Labels in input-codes.json carry qualifiers for model authors; the report shows the short name. */
-function shortLabel(label: string): string {
-  return label.replace(/\s*\(.*\)\s*$/, '');
-}
-
 function rangeStatus(value: number | null, range: { low: number | null; high: number | null } | null) {
   if (value === null || !range) return null;
   if (range.low !== null && value < range.low) return 'below';
@@ -82,7 +78,7 @@ export function biomarkerRows(
     const labRange = labRangeOf(event, read, input);
     rows.push({
       input,
-      label: shortLabel(codes.numeric[input].label),
+      label: inputLabel(input),
       unit: codes.numeric[input].unit,
       values,
       latest,
