@@ -46,11 +46,44 @@ function bulletList(doc: Doc, model: ReportModel, title: string, intro: string, 
   if (spaceLeft(doc) < 60) addPage(doc, model, 'Methods (continued)');
   paragraph(doc, title, { font: FONT.bold, size: SIZE.subheading });
   paragraph(doc, intro, { size: SIZE.small, color: COLOR.muted });
-  for (const line of lines) {
-    if (spaceLeft(doc) < 14) addPage(doc, model, 'Methods (continued)');
-    paragraph(doc, `•  ${line}`, { size: SIZE.small });
-  }
+  if (fitsTwoColumns(doc, lines)) twoColumns(doc, lines);
+  else
+    for (const line of lines) {
+      if (spaceLeft(doc) < 14) addPage(doc, model, 'Methods (continued)');
+      paragraph(doc, `•  ${line}`, { size: SIZE.small });
+    }
   doc.moveDown(0.7);
+}
+
+const COLUMN_GAP = 16;
+const COLUMN_WIDTH = (CONTENT_WIDTH - COLUMN_GAP) / 2;
+/** Fewer lines than this read better as one list. */
+const MIN_COLUMN_LINES = 6;
+
+/**
+ * A long list of short lines ("Albumin: measured 6 Nov 2024." for every test of an earlier visit) takes
+ * half the height side by side; a real two-visit history's list otherwise pushed the report's last
+ * section and its notice onto a page of their own.
+ */
+function fitsTwoColumns(doc: Doc, lines: readonly string[]): boolean {
+  if (lines.length < MIN_COLUMN_LINES) return false;
+  doc.font(FONT.regular).fontSize(SIZE.small);
+  if (lines.some((line) => doc.widthOfString(`•  ${line}`) > COLUMN_WIDTH)) return false;
+  return Math.ceil(lines.length / 2) * doc.currentLineHeight(true) <= spaceLeft(doc);
+}
+
+function twoColumns(doc: Doc, lines: readonly string[]): void {
+  const half = Math.ceil(lines.length / 2);
+  const top = doc.y;
+  let bottom = top;
+  [lines.slice(0, half), lines.slice(half)].forEach((column, c) => {
+    doc.y = top;
+    for (const line of column)
+      doc.text(`•  ${line}`, PAGE.margin + c * (COLUMN_WIDTH + COLUMN_GAP), doc.y, { width: COLUMN_WIDTH });
+    bottom = Math.max(bottom, doc.y);
+  });
+  doc.x = PAGE.margin;
+  doc.y = bottom;
 }
 
 const noteLine = (v: ValueNote) =>
@@ -146,7 +179,26 @@ export function drawMethodsPage(doc: Doc, model: ReportModel): void {
     });
     doc.moveDown(0.7);
   }
-  if (spaceLeft(doc) < 80) addPage(doc, model, 'Methods (continued)');
+  drawClosing(doc, model);
+}
+
+const CLOSING = `${NOT_ADVICE} Population models describe groups of people; they cannot say what will happen to one person.`;
+/** The boxed notice's height with the line under it, and one tiny line's. */
+const BOXED_HEIGHT = 80;
+const LINE_HEIGHT = 10;
+
+/**
+ * The closing notice and the scoring line. Page 1 and every footer already carry the notice, so where the
+ * box does not fit it becomes a line beside the scoring version, rather than a page of its own (which a real
+ * two-visit history's report got: the box alone on page 6).
+ */
+export function drawClosing(doc: Doc, model: ReportModel): void {
+  const version = `Scoring version ${model.scoring_version}  ·  report date ${formatDate(model.asof)}  ·  reference ${model.request_event_id}`;
+  if (spaceLeft(doc) < BOXED_HEIGHT && spaceLeft(doc) >= LINE_HEIGHT) {
+    paragraph(doc, `Not medical advice: see page 1.  ·  ${version}`, { size: SIZE.tiny, color: COLOR.faint });
+    return;
+  }
+  if (spaceLeft(doc) < BOXED_HEIGHT) addPage(doc, model, 'Methods (continued)');
   const y = doc.y;
   doc.roundedRect(PAGE.margin, y, CONTENT_WIDTH, 56, 6).fill(COLOR.warnLight);
   doc
@@ -157,14 +209,7 @@ export function drawMethodsPage(doc: Doc, model: ReportModel): void {
   doc
     .font(FONT.regular)
     .fontSize(SIZE.small)
-    .text(
-      `${NOT_ADVICE} Population models describe groups of people; they cannot say what will happen to one person.`,
-      { width: CONTENT_WIDTH - 24 },
-    );
+    .text(CLOSING, { width: CONTENT_WIDTH - 24 });
   doc.y = y + 66;
-  paragraph(
-    doc,
-    `Scoring version ${model.scoring_version}  ·  report date ${formatDate(model.asof)}  ·  reference ${model.request_event_id}`,
-    { size: SIZE.tiny, color: COLOR.faint },
-  );
+  paragraph(doc, version, { size: SIZE.tiny, color: COLOR.faint });
 }
