@@ -709,6 +709,17 @@ describe('parseReport: the patient block above a table without a header', () => 
     ]);
   });
 
+  it('reads no row from a patient label, whatever follows it', () => {
+    // A referrer's line with the report date beside it: a label and a day/month look like a unit and range.
+    const report = parseReport(
+      doc(block([40, 'Ref. Dr.Example Clinic'], [330, 'Reporting Date'], [430, '22/04'])),
+      'generic',
+    );
+    const names = report.panels.flatMap((p) => [p.panelName, ...p.rows.map((r) => r.biomarker)]);
+    expect(names.filter((n) => /Ref\.|Example/.test(n))).toEqual([]);
+    expect(report.panels.flatMap((p) => p.rows)).toHaveLength(4);
+  });
+
   it('still ends at a page number', () => {
     const report = parseReport(doc(block([40, 'Report'], [500, 'Page 1 of 2'])), 'generic');
     expect(report.panels.flatMap((p) => p.rows)).toHaveLength(0);

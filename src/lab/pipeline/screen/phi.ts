@@ -234,7 +234,8 @@ const CITY_STATE_ZIP = /^[\p{L}][\p{L} .'-]*, [A-Z]{2}\.? \d{5}(?:-\d{4})?$/u;
 const CITY_LIKE = /^[\p{L}][\p{L} .'-]*, [\p{L}\d .-]+$/u;
 const LAST_FIRST =
   /^[\p{Lu}][\p{L}'’-]+(?: [\p{Lu}][\p{L}'’-]+)?, [\p{Lu}][\p{L}'’-]+(?: [\p{Lu}]\.?| [\p{Lu}][\p{L}'’-]+)?$/u;
-const DOCTOR = /\bDra?\.? (?:[\p{Lu}]\.? )?[\p{Lu}][\p{L}'’-]+(?: [\p{Lu}][\p{L}'’-]+)?/gu;
+// "Dr. Name", "Dr Name", and "Dr.Name" as OCR gives it back without the space.
+const DOCTOR = /\bDra?(?:\.\s?|\s)(?:[\p{Lu}]\.? )?[\p{Lu}][\p{L}'’-]+(?: [\p{Lu}][\p{L}'’-]+)?/gu;
 const CREDENTIALED =
   /\b[\p{Lu}][\p{L}'’-]*\.?(?: [\p{Lu}][\p{L}'’-]*\.?){1,3}, (?:MD|M\.D\.|DO|D\.O\.|NP|PA-C|PhD|RN)\b/gu;
 

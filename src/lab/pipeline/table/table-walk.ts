@@ -30,8 +30,9 @@ export interface WalkResult {
 }
 
 /**
- * A label of the patient block ("Patient's Name", "Ref. By", "Age / Sex") whose value OCR lost or a box
- * redacted: no panel heading starts so, and a panel must never be named after the person's details.
+ * A label of the patient block ("Patient's Name", "Ref. By", "Age / Sex"), whose value OCR lost or a box
+ * redacted: no panel heading and no test starts so, and neither a panel nor a row may be named after the
+ * person's details (a redacted "Reporting Date 22/04" beside "Ref. Dr..." was once read as a row).
  */
 const PATIENT_BLOCK =
   /^(?:patient|pt\.?\s|name\s*[:.]?$|ref(?:\.|erred\b)|(?:age|sex|gender)\s*(?:[/:.]|$)|d\.?o\.?b\b)/i;
@@ -191,6 +192,7 @@ function unitFragmentBelow(
 
 export function isRowLine(line: TableLine): boolean {
   if (line.value === null || line.bands || line.doubtfulText || !isTestName(line.name)) return false;
+  if (PATIENT_BLOCK.test(line.name)) return false;
   if (line.header?.riskSummary) return false;
   return !(POINTER_VALUE.test(line.value) && line.unit === null && line.range === null);
 }
@@ -224,7 +226,7 @@ function isNameOnly(line: TableLine): boolean {
 /** A row with a range but no value printed ("ALBUMIN ... 3.6-5.1 g/dL"): kept, and flagged. */
 function isMissingValueRow(line: TableLine, metrics: TableMetrics): boolean {
   if (line.strict || line.value !== null || line.bands || line.range === null) return false;
-  if (!isTestName(line.name) || line.nameX === null) return false;
+  if (!isTestName(line.name) || line.nameX === null || PATIENT_BLOCK.test(line.name)) return false;
   return Math.abs(line.nameX - metrics.rowX) <= COLUMN_SLACK;
 }
 
