@@ -105,7 +105,8 @@ const LABELS: Label[] = [
   ),
   label(
     'physician',
-    'ref\\.?\\s*by|referred\\s+by|ref\\.?\\s*doctor|referring\\s+(?:doctor|physician)|ordering\\s+physician',
+    // "Ref." alone, as Indian pathology laboratories print the referrer ("Ref. Range" names no one: NOT_NAME).
+    'ref\\.?\\s*by|ref\\.|referred\\s+by|ref\\.?\\s*doctor|referring\\s+(?:doctor|physician)|ordering\\s+physician',
     'signed',
   ),
   label('npi', 'npi', 'id'),
@@ -113,7 +114,7 @@ const LABELS: Label[] = [
 
 /** Words of labels and headings, which a name column or block can hold instead of a name. */
 const NOT_NAME =
-  /\b(patient|name|date|birth|dob|sex|gender|age|id|number|physician|information|details|status|specimen|account|phone|report|final|fasting)\b/i;
+  /\b(patient|name|date|birth|dob|sex|gender|age|id|number|physician|information|details|status|specimen|account|phone|report|final|fasting|range|interval|values?|limits?)\b/i;
 
 const DATE = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$/;
 

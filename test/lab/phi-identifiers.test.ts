@@ -36,6 +36,11 @@ describe('identifiers read by the real-report bench', () => {
     );
   });
 
+  it('reads the referrer after a bare "Ref.", and takes "Ref. Range" for no one', () => {
+    const text = ['Ref.          Dr.Tamsin Arkwright Clinic', 'Test      Result    Ref. Range'].join('\n');
+    expect(values(text, 'physician')).toEqual(['Tamsin Arkwright Clinic']);
+  });
+
   it('does not strip a title from a name that only starts like one', () => {
     expect(values('Patient Name: Mrinal Oskarsdottir', 'name')).toContain('Mrinal Oskarsdottir');
   });
