@@ -732,3 +732,47 @@ describe('parseReport: the patient block above a table without a header', () => 
     expect(report.panels.flatMap((p) => p.rows)).toHaveLength(4);
   });
 });
+
+describe('parseReport: a department heading centred over its table', () => {
+  const header = (y: number) =>
+    line(y, [40, 'Test Report Status'], [300, 'Result'], [380, 'Unit'], [460, 'Normal Range']);
+
+  it('names the panel of the rows under it, page by page, never after the first row', () => {
+    const report = parseReport(
+      doc(
+        page(
+          1,
+          line(100, [250, 'BIOCHEMISTRY']),
+          header(112),
+          line(130, [40, 'CRP(QUANTITATIVE)'], [300, '5.6'], [380, 'mg/L'], [460, '0.00 - 6.00']),
+        ),
+        page(
+          2,
+          line(100, [230, 'SEROLOGY / IMMUNOLOGY']),
+          header(112),
+          line(130, [40, 'RA FACTOR'], [300, '8.1'], [380, 'IU/mL'], [460, '0 - 14']),
+        ),
+      ),
+      'generic',
+    );
+    expect(report.panels.map((p) => [p.panelName, p.rows.map((r) => r.biomarker)])).toEqual([
+      ['BIOCHEMISTRY', ['CRP(QUANTITATIVE)']],
+      ['SEROLOGY / IMMUNOLOGY', ['RA FACTOR']],
+    ]);
+  });
+
+  it("takes the document's own title over the table for no panel's name", () => {
+    const report = parseReport(
+      doc(
+        page(
+          1,
+          line(100, [250, 'Test Report']),
+          header(112),
+          line(130, [40, 'CRP(QUANTITATIVE)'], [300, '5.6'], [380, 'mg/L'], [460, '0.00 - 6.00']),
+        ),
+      ),
+      'generic',
+    );
+    expect(report.panels.map((p) => p.panelName)).not.toContain('Test Report');
+  });
+});

@@ -17,6 +17,12 @@ export interface TableLine extends LineRead {
   strict: boolean;
   /** Read with columns inferred from content, not named by header words: less sure than a header. */
   inferred: boolean;
+  /**
+   * The line just above a table's header, alone on its line: the table's heading wherever it is set
+   * ("BIOCHEMISTRY" centred over the columns, as Indian laboratories print a department), not only at
+   * the heading indent.
+   */
+  headsTable?: boolean;
 }
 
 const PAGE_NUMBER = /^(?:page\s+)?(\d+)\s*(?:of|\/)\s*(\d+)$|\bpage\s+(\d+)\s+of\s+(\d+)\b/i;
@@ -69,7 +75,8 @@ export function tableLinesOf(pageViews: readonly LineView[], carried: TableHeade
     const found = headers.get(view) ?? null;
     if (found) {
       const above = views[i - 1];
-      if (!header && above && isHeadingAbove(above, view)) out.push(tableLine(above, found, false));
+      if (!header && above && isHeadingAbove(above, view))
+        out.push({ ...tableLine(above, found, false), headsTable: true });
       header = found;
       signed = false;
       continue;

@@ -36,6 +36,9 @@ export interface WalkResult {
  */
 const PATIENT_BLOCK =
   /^(?:patient|pt\.?\s|name\s*[:.]?$|ref(?:\.|erred\b)|(?:age|sex|gender)\s*(?:[/:.]|$)|d\.?o\.?b\b)/i;
+/** The document's own title set over a table ("Test Report", "Laboratory Results"): no panel's name. */
+const DOCUMENT_TITLE = /^(?:(?:test|lab|laboratory|final|patient|investigation)\s+)?(?:reports?|results?)$/i;
+
 /** "(Cont.)", "(Continued)", "- continued" after a panel heading repeated on the next page. */
 const CONTINUED = /\s*(\((cont\.?|continued)\)|-\s*continued)\s*$/i;
 /** A value that points elsewhere ("See below:", "See note") heads sub-results; it is no result. */
@@ -300,7 +303,10 @@ function readNameOnly(line: TableLine, metrics: TableMetrics, state: WalkState):
     return;
   }
   state.lastHeading = null;
-  if (isHeading(line, metrics)) {
+  if (
+    isHeading(line, metrics) ||
+    (line.headsTable && !PATIENT_BLOCK.test(text) && !DOCUMENT_TITLE.test(text))
+  ) {
     startPanel(text, line.view.pageNumber, state);
     state.lastHeading = line;
   } else state.loneLabel = line;
