@@ -38,14 +38,11 @@ export async function watchPdfs(
   await mkdir(doneDir, { recursive: true });
   let extracted = 0;
   const unfinished = new Set<string>();
-  const take = async (file: string) => {
-    if (await alreadyDone(doneDir, file)) return;
-    const pdf = await readRegular(file);
-    if (!pdf) throw new Error('no longer a regular file: skipped.');
-    const job = await submitLabFile(engine, opts.home, { pdf, filename: basename(file), ...opts.submission });
-    unfinished.add(file);
-    const [finished] = await engine.waitFor([job.id], { signal: opts.signal });
-    const result = await record(engine, file, basename(file, extname(file)), finished ?? job, opts);
+  // Files whose job has ended and whose outputs are being written: Ctrl-C waits for these, so a result
+  // written to the out folder is always also said and counted (it once was written, then not said).
+  const reporting = new Set<Promise<void>>();
+  const report = async (file: string, job: Awaited<ReturnType<typeof submitLabFile>>) => {
+    const result = await record(engine, file, basename(file, extname(file)), job, opts);
     await markDone(doneDir, file, job.id);
     unfinished.delete(file);
     extracted += 1;
@@ -54,6 +51,21 @@ export async function watchPdfs(
         ? JSON.stringify(result)
         : `${basename(file)}: ${result.result.status}${result.output ? ` -> ${result.output}` : ''}`,
     );
+  };
+  const take = async (file: string) => {
+    if (await alreadyDone(doneDir, file)) return;
+    const pdf = await readRegular(file);
+    if (!pdf) throw new Error('no longer a regular file: skipped.');
+    const job = await submitLabFile(engine, opts.home, { pdf, filename: basename(file), ...opts.submission });
+    unfinished.add(file);
+    const [finished] = await engine.waitFor([job.id], { signal: opts.signal });
+    const reported = report(file, finished ?? job);
+    reporting.add(reported);
+    try {
+      await reported;
+    } finally {
+      reporting.delete(reported);
+    }
   };
   const folder = watchHotFolder({
     dir: opts.dir,
@@ -79,6 +91,7 @@ export async function watchPdfs(
     opts.warn(`Watching ${opts.dir} for PDFs (Ctrl-C to stop); results go to ${opts.outDir}.`);
   await whenAborted(opts.signal);
   await folder.close();
+  await Promise.allSettled([...reporting]);
   // Unfinished files have no done marker: the next watch submits them again and gets the same job back.
   await engine.stopWorkers(INTERRUPT_GRACE_MS);
   return { extracted, unfinished: unfinished.size };
