@@ -19,6 +19,7 @@ import { loincCatalogue } from '../../../terminology/loinc-catalogue.js';
 import { normaliseUnit } from '../../../terminology/ucum.js';
 import { staticMapEntries, unitKey } from '../../../terminology/ucum-static-map.js';
 import type { ParsedPanel, ParsedRow, ValidationFlag } from '../../types.js';
+import { parseReferenceRange } from '../results/ranges.js';
 
 export function repairOcrRows(panels: readonly ParsedPanel[]): ValidationFlag[] {
   const flags = repairUnits(panels);
@@ -67,10 +68,10 @@ const PERCENT_LOOKALIKE = /^(?:[YyJj*°]o|9%|%%)$/;
  */
 function percentReading(row: ParsedRow): string | null {
   if (!PERCENT_LOOKALIKE.test((row.resultUnit ?? '').replace(/\s+/g, ''))) return null;
-  const bounds = /^(\d+(?:\.\d+)?)\s*-\s*(\d+(?:\.\d+)?)$/.exec(row.referenceRangeText?.trim() ?? '');
+  const { min, max } = parseReferenceRange(row.referenceRangeText);
   const value = Number(row.resultValue);
-  if (!bounds || !Number.isFinite(value) || row.resultValue === null) return null;
-  return [value, Number(bounds[1]), Number(bounds[2])].every((n) => n >= 0 && n <= 100) ? '%' : null;
+  if (min === null || max === null || !Number.isFinite(value) || row.resultValue === null) return null;
+  return [value, min, max].every((n) => n >= 0 && n <= 100) ? '%' : null;
 }
 
 /**
