@@ -734,23 +734,32 @@ describe('parseReport: the patient block above a table without a header', () => 
 });
 
 describe('parseReport: a department heading centred over its table', () => {
-  const header = (y: number) =>
-    line(y, [40, 'Test Report Status'], [300, 'Result'], [380, 'Unit'], [460, 'Normal Range']);
+  /** A page with a line alone over a table's header, and one row under it. */
+  const headed = (n: number, heading: [number, string], ...row: CellSpec[]) =>
+    page(
+      n,
+      line(100, heading),
+      line(112, [40, 'Test Report Status'], [300, 'Result'], [380, 'Unit'], [460, 'Normal Range']),
+      line(130, ...row),
+    );
+  const crp: CellSpec[] = [
+    [40, 'CRP(QUANTITATIVE)'],
+    [300, '5.6'],
+    [380, 'mg/L'],
+    [460, '0.00 - 6.00'],
+  ];
 
   it('names the panel of the rows under it, page by page, never after the first row', () => {
     const report = parseReport(
       doc(
-        page(
-          1,
-          line(100, [250, 'BIOCHEMISTRY']),
-          header(112),
-          line(130, [40, 'CRP(QUANTITATIVE)'], [300, '5.6'], [380, 'mg/L'], [460, '0.00 - 6.00']),
-        ),
-        page(
+        headed(1, [250, 'BIOCHEMISTRY'], ...crp),
+        headed(
           2,
-          line(100, [230, 'SEROLOGY / IMMUNOLOGY']),
-          header(112),
-          line(130, [40, 'RA FACTOR'], [300, '8.1'], [380, 'IU/mL'], [460, '0 - 14']),
+          [230, 'SEROLOGY / IMMUNOLOGY'],
+          [40, 'RA FACTOR'],
+          [300, '8.1'],
+          [380, 'IU/mL'],
+          [460, '0 - 14'],
         ),
       ),
       'generic',
@@ -762,17 +771,7 @@ describe('parseReport: a department heading centred over its table', () => {
   });
 
   it("takes the document's own title over the table for no panel's name", () => {
-    const report = parseReport(
-      doc(
-        page(
-          1,
-          line(100, [250, 'Test Report']),
-          header(112),
-          line(130, [40, 'CRP(QUANTITATIVE)'], [300, '5.6'], [380, 'mg/L'], [460, '0.00 - 6.00']),
-        ),
-      ),
-      'generic',
-    );
+    const report = parseReport(doc(headed(1, [250, 'Test Report'], ...crp)), 'generic');
     expect(report.panels.map((p) => p.panelName)).not.toContain('Test Report');
   });
 });
