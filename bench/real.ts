@@ -35,6 +35,13 @@ import {
   redact,
 } from './support/phi-identifiers.js';
 import {
+  addRowDoubts,
+  type DoubtedRow,
+  emptyRowDoubts,
+  type RowDoubts,
+  rowDoubts,
+} from './support/real-doubts.js';
+import {
   type ExtractionScore,
   type FoundRow,
   nameKey,
@@ -141,7 +148,7 @@ interface StatusBody {
   labName?: string | null;
   rejection_reason?: string | null;
   detected_lab?: string | null;
-  panels?: Array<{ panelName?: string; panelResults: FoundRow[] }>;
+  panels?: Array<{ panelName?: string; panelResults: DoubtedRow[] }>;
 }
 
 export async function run(args: string[] = []): Promise<void> {
@@ -341,6 +348,8 @@ interface Judged {
   /** Which expected outcome fields differ: status, rejection_reason, detected_lab, labName. */
   outcomeWrong: string[];
   score: ExtractionScore | null;
+  /** Over matched rows: misreads with and without a doubt. */
+  doubts: RowDoubts | null;
 }
 
 const loose = (s: string | null | undefined) =>
@@ -357,7 +366,13 @@ function judge(doc: Doc, body: StatusBody | null): Judged {
   if (expect.labName !== undefined && loose(body?.labName) !== loose(expect.labName))
     outcomeWrong.push('labName');
   const score = results ? scoreExtraction(results, rowsOf(body?.panels ?? [])) : null;
-  return { doc, body, outcomeWrong, score };
+  const doubts = results
+    ? rowDoubts(
+        results,
+        (body?.panels ?? []).flatMap((p) => p.panelResults),
+      )
+    : null;
+  return { doc, body, outcomeWrong, score, doubts };
 }
 
 /**
@@ -402,6 +417,7 @@ function groupLines(judged: readonly Judged[]): string[] {
       if (members.length === 0) continue;
       const scores = members.flatMap((j) => (j.score ? [j.score] : []));
       const p = poolScores(scores);
+      const d = members.reduce((sum, j) => (j.doubts ? addRowDoubts(sum, j.doubts) : sum), emptyRowDoubts());
       rows.push([
         group,
         heldOut ? 'held out' : 'tuned',
@@ -411,12 +427,25 @@ function groupLines(judged: readonly Judged[]): string[] {
         scores.length === 0 ? '-' : `${p.matched}/${p.truth}/${p.found}`,
         scores.length === 0 ? '-' : fixed(p.f1),
         scores.length === 0 || p.matched === 0 ? '-' : fixed(p.value),
+        scores.length === 0 ? '-' : `${d.misreadDoubted} of ${d.misread}`,
+        scores.length === 0 ? '-' : `${d.rightDoubted} of ${d.right}`,
       ]);
     }
   const panels = panelAgreement(judged);
   return [
     renderTable(
-      ['GROUP', 'SPLIT', 'FILES', 'STATUS RIGHT', 'WITH ROWS', 'MATCHED/TRUTH/FOUND', 'F1', 'VALUE'],
+      [
+        'GROUP',
+        'SPLIT',
+        'FILES',
+        'STATUS RIGHT',
+        'WITH ROWS',
+        'MATCHED/TRUTH/FOUND',
+        'F1',
+        'VALUE',
+        'MISREADS DOUBTED',
+        'RIGHT ROWS DOUBTED',
+      ],
       rows,
     ),
     panels.rows === 0
@@ -491,6 +520,7 @@ function details(j: Judged): string {
     s.wrong.map((w) => `${w.name} ${w.field}: ${JSON.stringify(w.expected)} -> ${JSON.stringify(w.found)}`),
   );
   list('panel', panelAgreement([j]).wrong);
+  list('misread without a doubt', j.doubts?.silent ?? []);
   return lines.join('\n');
 }
 

@@ -90,6 +90,11 @@ const expectedOf: Record<ScoredField, (t: TruthRow) => string | null> = {
   loinc: (t) => t.loinc ?? null,
 };
 
+/** The fields of a matched row that were read wrong, of value, unit and range (what a reader acts on). */
+export function misreadFields(t: TruthRow, f: FoundRow): Array<'value' | 'unit' | 'range'> {
+  return (['value', 'unit', 'range'] as const).filter((field) => !same[field](t, f));
+}
+
 /**
  * Pairs rows one to one by name. A report can print one name twice (the same test in two panels), so
  * within a name the pairs that agree on value and page are taken first, then value alone, then page
