@@ -97,7 +97,7 @@ export const REWRITE_RULES: readonly RewriteRule[] = [
     pattern: /10\s*([⁰¹²³⁴⁵⁶⁷⁸⁹]+)/g,
     replacement: (_m, digits = '') => `10^${plainDigits(digits)}`,
     examples: [
-      ['x10³/µL', '10*3/uL'],
+      ['×10³/µL', '10*3/uL'],
       ['×10⁹/L', '10*9/L'],
     ],
   },
@@ -194,8 +194,8 @@ export const REWRITE_RULES: readonly RewriteRule[] = [
     pattern: /\b(?:cu\.?\s*mm|cumm|cmm|mm\s*\^\s*3)\b/gi,
     replacement: 'mm3',
     examples: [
-      ['cells/cu mm', '{cells}/mm3'],
-      ['/cmm', '/mm3'],
+      ['cells/cu. mm', '{cells}/mm3'],
+      ['/mm^3', '/mm3'],
     ],
   },
   {
@@ -228,7 +228,10 @@ export const FAMILY_RULES: readonly FamilyRule[] = [
   {
     name: 'power of ten per volume',
     // '103/uL' is what text extraction makes of a superscript 10³, so a bare '10' + digits counts too.
-    pattern: new RegExp(`^(?:x|×|\\*)?10(?:e|\\^|\\*\\*|\\*)?\\(?([1-9][0-9]?)\\)?/${COUNT_VOLUME}$`),
+    // 'x10³ cells/µL': the word names what is counted, as the annotation-free code already means.
+    pattern: new RegExp(
+      `^(?:x|×|\\*)?10(?:e|\\^|\\*\\*|\\*)?\\(?([1-9][0-9]?)\\)?(?:cells)?/${COUNT_VOLUME}$`,
+    ),
     emit: ([exp = '', vol = '']) => {
       const volume = COUNT_VOLUMES[vol];
       return volume ? `10*${exp}/${volume}` : null;
@@ -246,23 +249,28 @@ export const FAMILY_RULES: readonly FamilyRule[] = [
       ['x10*12/L', '10*12/L'],
       ['x103/uL', '10*3/uL'],
       ['10**6/uL', '10*6/uL'],
+      ['x10^3 cells/uL', '10*3/uL'],
     ],
   },
   {
     name: 'thousands and millions per volume',
-    pattern: new RegExp(`^(k|thou|thous|thousand|thousands|m|mil|mill|million|millions)/${COUNT_VOLUME}$`),
+    // A lakh is 10^5 in Indian numbering: platelets in lakhs/cumm (1.5-4.5 lakhs is 150-450 x10^3/uL).
+    pattern: new RegExp(
+      `^(k|thou|thous|thousand|thousands|lakh|lakhs|lac|lacs|m|mil|mill|million|millions)/${COUNT_VOLUME}$`,
+    ),
     emit: ([word = '', vol = '']) => {
       const volume = COUNT_VOLUMES[vol];
       if (!volume) return null;
-      return `10*${word.startsWith('k') || word.startsWith('t') ? 3 : 6}/${volume}`;
+      return `10*${countExponent(word)}/${volume}`;
     },
     outputs: () =>
-      [3, 6].flatMap((exp) => [...new Set(Object.values(COUNT_VOLUMES))].map((vol) => `10*${exp}/${vol}`)),
+      [3, 5, 6].flatMap((exp) => [...new Set(Object.values(COUNT_VOLUMES))].map((vol) => `10*${exp}/${vol}`)),
     examples: [
       ['K/mm3', '10*3/uL'],
       ['thou/uL', '10*3/uL'],
       ['Mil/uL', '10*6/uL'],
       ['million/mm3', '10*6/uL'],
+      ['Lakhs/mm3', '10*5/uL'],
     ],
   },
   {
@@ -277,6 +285,11 @@ export const FAMILY_RULES: readonly FamilyRule[] = [
     ],
   },
 ];
+
+function countExponent(word: string): number {
+  if (word.startsWith('k') || word.startsWith('t')) return 3;
+  return word.startsWith('la') ? 5 : 6;
+}
 
 /** Apply every rewrite rule in order. */
 export function rewritePrinted(printed: string): string {
