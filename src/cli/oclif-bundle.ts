@@ -3,6 +3,7 @@ import Module, { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
+import { importCommand } from './command-bundle.js';
 
 /**
  * oclif from one file: `npm run build` bundles @oclif/core and the packages it loads at start-up into
@@ -60,8 +61,11 @@ export interface LoadedBundle {
   cacheUsed: boolean;
 }
 
-/** `import()` for the bundle: module specifiers as they come (oclif passes absolute file URLs). */
-const importModule = (specifier: string) => import(specifier);
+/**
+ * `import()` for the bundle: module specifiers as they come (oclif passes absolute file URLs), a command
+ * with a bundle of its own from that bundle (src/cli/command-bundle.ts).
+ */
+const importModule = (specifier: string) => importCommand(specifier);
 
 /**
  * Compile and run the bundle as the module at `entry` (the file '@oclif/core' resolves to): its `require`
