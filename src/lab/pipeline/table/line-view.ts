@@ -14,8 +14,10 @@ import type { LineView } from './line.js';
 const RAISED_SIZE = 0.8;
 /** ... and its baseline sits at least this fraction of the line's font size above the line's. */
 const RAISED_LIFT = 0.1;
-/** ... and it is short: a site code, a footnote letter or number ("A, 01"), never a test's name. */
+/** ... and it is short: a site code, a footnote letter or number ("A, 01"), never a test's name ... */
 const MARK_MAX_LENGTH = 8;
+/** ... and it follows what it marks, no further from the text before it than this many font sizes. */
+const MARK_GAP = 1.5;
 
 export function viewLines(page: PageLayout): LineView[] {
   const views: LineView[] = page.lines.map((line) => ({
@@ -43,12 +45,16 @@ export function viewLines(page: PageLayout): LineView[] {
       item.fontSize < RAISED_SIZE * font &&
       item.y < view.y - RAISED_LIFT * font;
     // A mark follows what it marks: the first text of a line in a smaller font set a little higher is a
-    // name printed smaller than the values beside it (Indian in-house layouts), not a mark.
+    // name printed smaller than the values beside it (Indian in-house layouts), and one set apart in a
+    // column of its own is that column's cell (a unit a size smaller, `gm/dL`), not a mark.
     const marked = new Set(items.filter(smallAndHigh));
+    const followsText = (item: (typeof items)[number]) => {
+      const before = items.filter((other) => !marked.has(other) && other.x < item.x);
+      if (before.length === 0) return false;
+      return item.x - Math.max(...before.map((other) => other.x + other.width)) <= MARK_GAP * font;
+    };
     const isRaised = (item: (typeof items)[number]) =>
-      ocr
-        ? item.raised === true
-        : marked.has(item) && items.some((other) => !marked.has(other) && other.x < item.x);
+      ocr ? item.raised === true : marked.has(item) && followsText(item);
     const raised = items.filter(isRaised).sort((a, b) => a.x - b.x);
     if (raised.length > 0) {
       view.raised = raised.map((item) => item.str.trim());
