@@ -11,7 +11,7 @@ import {
   isQualitativeRange,
   isResultWord,
 } from '../../src/lab/pipeline/table/doubt-words.js';
-import { ROW_DOUBT_CODES, rowDoubts } from '../../src/lab/pipeline/table/doubts.js';
+import { documentStyle, ROW_DOUBT_CODES, rowDoubts } from '../../src/lab/pipeline/table/doubts.js';
 import { parseReport } from '../../src/lab/pipeline/table/parse-report.js';
 import type { ParsedRow } from '../../src/lab/types.js';
 import { manifest, pdfBytes } from './fixture-files.js';
@@ -214,6 +214,10 @@ describe('ocr_malformed_value: words no report prints as a result', () => {
       '1:40',
       '2+',
       '0-2',
+      'Nil',
+      'Normocytic Normochromic',
+      'Adequate',
+      'Neutrophilia',
     ])
       expect(ocr({ resultValue: value, resultUnit: null, referenceRangeText: null }), value).toEqual([]);
     expect(isResultWord('Equivocal')).toBe(true);
@@ -228,6 +232,91 @@ describe('ocr_malformed_value: words no report prints as a result', () => {
 
   it('takes a text layer word as printed', () => {
     expect(doubts({ resultValue: 'Sot', resultUnit: null, referenceRangeText: null })).toEqual([]);
+  });
+});
+
+describe('how the document prints decides two doubts', () => {
+  const cbc = (over: Array<Partial<ParsedRow>>): ParsedRow[] =>
+    over.map((o) => row({ resultUnit: '%', ocr: OCR, ...o }));
+  const codes = (r: ParsedRow, rows: ParsedRow[]) =>
+    rowDoubts(r, documentStyle(rows))
+      .filter((f) => f.severity !== 'info')
+      .map((f) => f.code);
+
+  it('reads no flag beside several results outside their ranges as a lab that prints none', () => {
+    const rows = cbc([
+      { biomarker: 'Neutrophils', resultValue: '84', referenceRangeText: '40-75' },
+      { biomarker: 'Lymphocytes', resultValue: '12', referenceRangeText: '20-45' },
+      { biomarker: 'Monocytes', resultValue: '4', referenceRangeText: '2-8' },
+    ]);
+    expect(documentStyle(rows).printsFlags).toBe(false);
+    for (const r of rows) expect(codes(r, rows), r.biomarker).toEqual([]);
+  });
+
+  it('still doubts the one unflagged result outside its range, and any where the lab flags others', () => {
+    const lone = cbc([
+      { biomarker: 'Neutrophils', resultValue: '84', referenceRangeText: '40-75' },
+      { biomarker: 'Monocytes', resultValue: '4', referenceRangeText: '2-8' },
+    ]);
+    expect(codes(lone[0] as ParsedRow, lone)).toEqual(['ocr_flag_disagrees']);
+    const flagging = cbc([
+      { biomarker: 'Neutrophils', resultValue: '84', referenceRangeText: '40-75' },
+      { biomarker: 'Lymphocytes', resultValue: '12', referenceRangeText: '20-45', flag: 'L' },
+      { biomarker: 'Monocytes', resultValue: '9', referenceRangeText: '2-8' },
+    ]);
+    expect(codes(flagging[0] as ParsedRow, flagging)).toEqual(['ocr_flag_disagrees']);
+    expect(codes(flagging[1] as ParsedRow, flagging)).toEqual([]);
+  });
+
+  it('doubts a result far outside its range where the lab prints no flags', () => {
+    const rows = cbc([
+      { biomarker: 'Hemoglobin', resultValue: '429', resultUnit: 'g/dl', referenceRangeText: '13.5-17.5' },
+      { biomarker: 'Lymphocytes', resultValue: '12', referenceRangeText: '20-45' },
+      { biomarker: 'Platelets', resultValue: '44', resultUnit: 'x10³/ul', referenceRangeText: '150-410' },
+      { biomarker: 'Neutrophils', resultValue: '84', referenceRangeText: '40-75' },
+      { biomarker: 'CRP', resultValue: '0.1', resultUnit: 'mg/L', referenceRangeText: '0-5' },
+    ]);
+    expect(codes(rows[0] as ParsedRow, rows)).toEqual(['ocr_far_outside_range']);
+    expect(codes(rows[2] as ParsedRow, rows)).toEqual(['ocr_far_outside_range']);
+    // Outside, but within a factor of two of its bound, or below a bound of zero: a result.
+    for (const r of [rows[1], rows[3], rows[4]] as ParsedRow[])
+      expect(codes(r, rows), r.biomarker).toEqual([]);
+  });
+
+  it('doubts a measured result read without the range its report prints beside the others', () => {
+    const rows = cbc([
+      { biomarker: 'Neutrophils', resultValue: '64', referenceRangeText: '40-75' },
+      { biomarker: 'Lymphocytes', resultValue: '30', referenceRangeText: null },
+      { biomarker: 'Monocytes', resultValue: '4', referenceRangeText: '2-8' },
+      { biomarker: 'Eosinophils', resultValue: '2', referenceRangeText: '1-6' },
+      { biomarker: 'Basophils', resultValue: '0', referenceRangeText: '0-1' },
+    ]);
+    expect(codes(rows[1] as ParsedRow, rows)).toEqual(['ocr_range_missing']);
+    // Where ranges are printed here and there, a result without one is ordinary; so is a block of rows
+    // printed without (Quest's differential percentages), and the last row of the report.
+    const sparse = rows.map((r, i) => (i < 3 ? { ...r, referenceRangeText: null } : r));
+    expect(codes(sparse[1] as ParsedRow, sparse)).toEqual([]);
+    const block = [...rows, ...rows].map((r, i) =>
+      i === 1 || i === 2 ? { ...r, referenceRangeText: null } : r,
+    );
+    expect(codes(block[1] as ParsedRow, block)).toEqual([]);
+    const last = [...rows.slice(0, 4), { ...(rows[4] as ParsedRow), referenceRangeText: null }];
+    expect(codes(last[4] as ParsedRow, last)).toEqual([]);
+  });
+
+  it('takes counts padded to two digits as the layout only where several rows print them', () => {
+    const padded = cbc([
+      { biomarker: 'Eosinophils', resultValue: '03', referenceRangeText: '1-6' },
+      { biomarker: 'Basophils', resultValue: '00', referenceRangeText: '0-1' },
+    ]);
+    for (const r of padded) expect(codes(r, padded), r.biomarker).toEqual([]);
+    const lone = cbc([
+      { biomarker: 'Eosinophils', resultValue: '05', referenceRangeText: null },
+      { biomarker: 'Basophils', resultValue: '1', referenceRangeText: '0-1' },
+    ]);
+    expect(codes(lone[0] as ParsedRow, lone)).toContain('ocr_malformed_value');
+    expect(codes(padded[0] as ParsedRow, [...padded, row({ resultValue: '012.5', ocr: OCR })])).toEqual([]);
+    expect(codes(row({ resultValue: '012.5', ocr: OCR }), padded)).toContain('ocr_malformed_value');
   });
 });
 

@@ -98,6 +98,8 @@ const DOUBT_WORDS: Record<string, string> = {
   ocr_malformed_value: 'the value is not in a shape labs print',
   ocr_value_like_range: 'the value looks like a reference bound',
   ocr_flag_disagrees: "the value and the lab's high/low flag disagree",
+  ocr_far_outside_range: 'the value is far outside its range, with no flag to confirm it',
+  ocr_range_missing: 'its reference range was not read',
   missing_result_value: 'no value was read',
   suspicious_result_value: 'the value mixes digits and letters',
   unparsed_reference_range: 'the reference range could not be read',

@@ -7,8 +7,10 @@
  * result columns of the committed fixtures (fixtures/labs: urinalysis colour, clarity, dipstick and
  * microscopy words, NOT APPLICABLE), the public sample reports of the two supported laboratories
  * (SEE NOTE, SEE BELOW, TNP, DNR, QNS, PENDING, REACTIVE / NON-REACTIVE, DETECTED / NOT DETECTED) and the
- * usual blood-bank and semi-quantitative grades (ABO and Rh, 1+ to 4+, titres 1:40). Nothing here is
- * document text: only the shapes a value is compared with.
+ * usual blood-bank and semi-quantitative grades (ABO and Rh, 1+ to 4+, titres 1:40), `NIL` and the
+ * words of a peripheral blood film (cell size and colour, platelet adequacy, the finding named), as the
+ * other laboratories' genuine reports of bench/real print them. Nothing here is document text: only the
+ * shapes a value is compared with.
  */
 
 /** Result words and phrases, upper case, words apart by one space (hyphens read as spaces). */
@@ -91,6 +93,33 @@ const RESULT_WORDS: readonly string[] = [
   'NONE',
   'NONE SEEN',
   'NOT SEEN',
+  'NIL',
+  // A blood film described in words (peripheral smear): cell size and colour, platelet adequacy, the
+  // finding named.
+  'NORMOCYTIC',
+  'NORMOCHROMIC',
+  'NORMOCYTIC NORMOCHROMIC',
+  'MICROCYTIC',
+  'MACROCYTIC',
+  'HYPOCHROMIC',
+  'MICROCYTIC HYPOCHROMIC',
+  'DIMORPHIC',
+  'ADEQUATE',
+  'REDUCED',
+  'INCREASED',
+  'DECREASED',
+  'WITHIN NORMAL LIMITS',
+  'WNL',
+  'NEUTROPHILIA',
+  'LYMPHOCYTOSIS',
+  'EOSINOPHILIA',
+  'LEUCOCYTOSIS',
+  'LEUKOCYTOSIS',
+  'LEUCOPENIA',
+  'LEUKOPENIA',
+  'THROMBOCYTOPENIA',
+  'ANISOCYTOSIS',
+  'POIKILOCYTOSIS',
   // Results held elsewhere or not given.
   'SEE NOTE',
   'SEE BELOW',

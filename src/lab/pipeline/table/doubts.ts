@@ -28,6 +28,8 @@ export const ROW_DOUBT_CODES: ReadonlySet<string> = new Set([
   'ocr_cells_missing',
   'ocr_unit_missing',
   'ocr_flag_disagrees',
+  'ocr_far_outside_range',
+  'ocr_range_missing',
   'unparsed_reference_range',
 ]);
 
@@ -36,7 +38,46 @@ const MIXED_NUMBER = /^[<>]?=?\s*(\d[\d.,]*[a-z]+[\d.,a-z]*|[a-z]+\d[\d.,]*)$/i;
 /** Semi-quantitative values ("1+", "2+") and ratios mix nothing. */
 const ALLOWED_MIXED = /^(\d\+|\d+:\d+)$/;
 
-export function rowDoubts(row: ParsedRow): ValidationFlag[] {
+/** What a row's doubts depend on beyond the row: how the document prints. */
+export interface DocumentStyle {
+  /** False for a laboratory that prints no H or L beside results outside their ranges. */
+  printsFlags: boolean;
+  /** True for one that pads counts to two digits (`03`, `00`), as laboratories in India print a differential. */
+  padsCounts: boolean;
+  /**
+   * Measured results read without a range between two read with one, in a report that prints a range
+   * beside (nearly) every result: a range cell lost, not a block of rows printed without (Quest's
+   * differential percentages).
+   */
+  rangeGaps: ReadonlySet<ParsedRow>;
+}
+
+const US_STYLE: DocumentStyle = { printsFlags: true, padsCounts: false, rangeGaps: new Set() };
+/** The share of numeric results with a range that makes a range column, not a range here and there. */
+const RANGE_COLUMN = 0.75;
+const PADDED_COUNT = /^0\d$/;
+
+/**
+ * How the document prints, read from all its rows. Several results outside their ranges and not one flag
+ * anywhere: this laboratory prints none (many in India and Pakistan print abnormal values in bold), so a
+ * flag's absence says nothing about a value. One unflagged result outside its range is no such evidence:
+ * it may be the misread.
+ */
+export function documentStyle(rows: readonly ParsedRow[]): DocumentStyle {
+  const flagged = rows.some((row) => (row.flag?.trim() ?? '') !== '');
+  const numeric = rows.filter((row) => resultTypeOf(row.resultValue) === 'numeric');
+  return {
+    printsFlags: flagged || rows.filter(outsideRange).length < 2,
+    // One padded value alone may be a decimal point lost (`05` for 0.5); several are the layout.
+    padsCounts: rows.filter((row) => PADDED_COUNT.test(row.resultValue?.trim() ?? '')).length >= 2,
+    rangeGaps:
+      numeric.length >= 4 && numeric.filter(hasRange).length >= RANGE_COLUMN * numeric.length
+        ? new Set(numeric.filter((row, i) => !hasRange(row) && isBetweenRanges(numeric, i)))
+        : new Set(),
+  };
+}
+
+export function rowDoubts(row: ParsedRow, style: DocumentStyle = US_STYLE): ValidationFlag[] {
   const flags: ValidationFlag[] = [];
   const value = row.resultValue?.trim() ?? '';
   if (value === '') {
@@ -53,7 +94,7 @@ export function rowDoubts(row: ParsedRow): ValidationFlag[] {
       ),
     );
   }
-  flags.push(...cellDoubts(row), ...ocrDoubts(row));
+  flags.push(...cellDoubts(row), ...ocrDoubts(row, style));
   if (isUnreadableRange(row.referenceRangeText)) {
     flags.push(
       flag(
@@ -123,7 +164,7 @@ const OCR_CONFIDENT = 80;
  * the range holds it with a decimal point put back (a dropped point), a value its printed flag
  * contradicts. Flagged, never changed silently.
  */
-function ocrDoubts(row: ParsedRow): ValidationFlag[] {
+function ocrDoubts(row: ParsedRow, style: DocumentStyle): ValidationFlag[] {
   if (!row.ocr) return [];
   const flags: ValidationFlag[] = [];
   if (row.ocr.repaired)
@@ -139,7 +180,7 @@ function ocrDoubts(row: ParsedRow): ValidationFlag[] {
         row.pageNumber,
       ),
     );
-  if (malformedValue(row))
+  if (malformedValue(row, style))
     flags.push(
       flag(
         'ocr_malformed_value',
@@ -175,6 +216,15 @@ function ocrDoubts(row: ParsedRow): ValidationFlag[] {
         row.pageNumber,
       ),
     );
+  if (rangeMissing(row, style))
+    flags.push(
+      flag(
+        'ocr_range_missing',
+        'warning',
+        `${row.biomarker} was read without the reference range the report prints beside its other results`,
+        row.pageNumber,
+      ),
+    );
   if (gainedDecimal(row))
     flags.push(
       flag('ocr_extra_digit', 'warning', `${row.biomarker} may have gained a digit in OCR`, row.pageNumber),
@@ -188,7 +238,16 @@ function ocrDoubts(row: ParsedRow): ValidationFlag[] {
         row.pageNumber,
       ),
     );
-  else if (flagDisagrees(row))
+  else if (farOutside(row, style))
+    flags.push(
+      flag(
+        'ocr_far_outside_range',
+        'warning',
+        `${row.biomarker} was read far outside its reference range, in a report that prints no flags; it may have been misread`,
+        row.pageNumber,
+      ),
+    );
+  else if (flagDisagrees(row, style))
     flags.push(
       flag(
         'ocr_flag_disagrees',
@@ -209,11 +268,14 @@ const GRADE_OR_TITER = /^\d\+$|^[<>]?\d+:\d+$/;
  * `Sot` for 33.1, `FEWA`, `Negative.`; doubt-words.ts holds the words and shapes it does print). Letters
  * mixed with digits are `suspicious_result_value`, a word cut short `value_truncated`.
  */
-function malformedValue(row: ParsedRow): boolean {
+function malformedValue(row: ParsedRow, style: DocumentStyle): boolean {
   const value = row.resultValue?.trim() ?? '';
   if (value === '' || MIXED_NUMBER.test(value) || isCutResultWord(value)) return false;
   if (/\d/.test(value))
-    return /^0\d/.test(value) || (resultTypeOf(value) === 'string' && !GRADE_OR_TITER.test(value));
+    return (
+      (/^0\d/.test(value) && !(style.padsCounts && PADDED_COUNT.test(value))) ||
+      (resultTypeOf(value) === 'string' && !GRADE_OR_TITER.test(value))
+    );
   return !isResultWord(value, row.biomarker);
 }
 
@@ -238,18 +300,62 @@ const LOW_FLAG = /^(l|ll|low)$/i;
  * of them was misread: creatinine 0.69 read as 9.69 beside 0.57-1.00 and no flag. Other marks (A,
  * Abnormal, !) say nothing about the side and are not compared.
  */
-function flagDisagrees(row: ParsedRow): boolean {
-  const text = row.resultValue?.trim() ?? '';
-  const { min, max } = parseReferenceRange(row.referenceRangeText);
-  if (resultTypeOf(text) !== 'numeric' || (min === null && max === null)) return false;
-  const value = Number(text.replace(/,/g, ''));
-  const above = max !== null && value > max;
-  const below = min !== null && value < min;
+function flagDisagrees(row: ParsedRow, style: DocumentStyle): boolean {
+  const side = sideOfRange(row);
+  if (!side) return false;
+  const { above, below } = side;
   const printed = row.flag?.trim() ?? '';
-  if (printed === '') return above || below;
+  if (printed === '') return style.printsFlags && (above || below);
   if (HIGH_FLAG.test(printed)) return !above;
   if (LOW_FLAG.test(printed)) return !below;
   return false;
+}
+
+/** Where a numeric value lies against its range; null for a value or range that says no side. */
+function sideOfRange(row: ParsedRow): { above: boolean; below: boolean } | null {
+  const text = row.resultValue?.trim() ?? '';
+  const { min, max } = parseReferenceRange(row.referenceRangeText);
+  if (resultTypeOf(text) !== 'numeric' || (min === null && max === null)) return null;
+  const value = Number(text.replace(/,/g, ''));
+  return { above: max !== null && value > max, below: min !== null && value < min };
+}
+
+const hasRange = (row: ParsedRow): boolean => (row.referenceRangeText?.trim() ?? '') !== '';
+
+/**
+ * A measured result with its unit but no range, between two with ranges in a report that prints one beside
+ * (nearly) every result: the range cell was lost (a faint hyphen, a range run into the next column).
+ * Without a unit too it is ocr_cells_missing's.
+ */
+function rangeMissing(row: ParsedRow, style: DocumentStyle): boolean {
+  return style.rangeGaps.has(row) && (row.resultUnit?.trim() ?? '') !== '';
+}
+
+function isBetweenRanges(rows: readonly ParsedRow[], i: number): boolean {
+  const [before, after] = [rows[i - 1], rows[i + 1]];
+  return !!before && !!after && hasRange(before) && hasRange(after);
+}
+
+/** Beyond this factor of a bound, a result in a report without flags is doubted. */
+const FAR = 2;
+
+/**
+ * Where the laboratory prints no flags, nothing confirms a value outside its range; one far outside it
+ * (`429` beside 13.5-17.5, twice the high bound or half the low one) is doubted, while one just outside
+ * (neutrophils 84 beside 40-75) is an ordinary abnormal result. A low bound of zero says nothing below.
+ */
+function farOutside(row: ParsedRow, style: DocumentStyle): boolean {
+  if (style.printsFlags) return false;
+  const text = row.resultValue?.trim() ?? '';
+  const { min, max } = parseReferenceRange(row.referenceRangeText);
+  if (resultTypeOf(text) !== 'numeric') return false;
+  const value = Number(text.replace(/,/g, ''));
+  return (max !== null && max > 0 && value > FAR * max) || (min !== null && min > 0 && value < min / FAR);
+}
+
+function outsideRange(row: ParsedRow): boolean {
+  const side = sideOfRange(row);
+  return !!side && (side.above || side.below);
 }
 
 /** A value that is one bound ("<200", ">=40"), as reference ranges and risk-category columns print them. */

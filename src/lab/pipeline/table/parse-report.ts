@@ -8,7 +8,7 @@
 import type { Coverage, MergeAction, ParsedPanel, ParsedRow, ValidationFlag, Vendor } from '../../types.js';
 import type { DocumentLayout } from '../pdf/pdf-text.js';
 import { dropRepeatedCopies } from './copies.js';
-import { noTableFlag, rowDoubts, unreadRowFlag } from './doubts.js';
+import { type DocumentStyle, documentStyle, noTableFlag, rowDoubts, unreadRowFlag } from './doubts.js';
 import type { TableHeader } from './header.js';
 import type { LineView } from './line.js';
 import { viewLines } from './line-view.js';
@@ -53,7 +53,8 @@ export function parseReport(layout: DocumentLayout, vendor: Vendor | 'generic'):
   // Doubted as they stand at the end (codes stripped, OCR misreadings repaired, copies dropped), so each
   // flag names the test as the results do.
   assignRowIds(panels);
-  const doubts = panels.flatMap((panel) => panel.rows.flatMap(doubtRow));
+  const style = documentStyle(panels.flatMap((panel) => panel.rows));
+  const doubts = panels.flatMap((panel) => panel.rows.flatMap((row) => doubtRow(row, style)));
   const readViews = new Set([...walked.readLines].map((line) => line.view));
   for (const view of own.read) readViews.add(view);
   const unread = [...unreadRows(pages.flat(), readViews, panels), ...own.unread];
@@ -98,8 +99,8 @@ function assignRowIds(panels: readonly ParsedPanel[]): void {
 }
 
 /** A row's flags, each naming the row; its warnings become the row's own doubts. */
-function doubtRow(row: ParsedRow): ValidationFlag[] {
-  const flags = rowDoubts(row).map((flag) => (row.id ? { ...flag, resultId: row.id } : flag));
+function doubtRow(row: ParsedRow, style: DocumentStyle): ValidationFlag[] {
+  const flags = rowDoubts(row, style).map((flag) => (row.id ? { ...flag, resultId: row.id } : flag));
   row.doubts = flags.filter((f) => f.severity !== 'info').map(({ code, message }) => ({ code, message }));
   return flags;
 }
