@@ -43,6 +43,8 @@ export interface ParsedPanel {
   panelName: string;
   pageNumber: number;
   rows: ParsedRow[];
+  /** No heading was printed above its first row: named after that row while it is read. */
+  untitled?: boolean;
 }
 
 export interface MergeAction {

@@ -770,6 +770,24 @@ describe('parseReport: a department heading centred over its table', () => {
     ]);
   });
 
+  it('calls results printed under no heading Results, never after the first of them', () => {
+    const untitled = page(
+      1,
+      line(112, [40, 'Test Report Status'], [300, 'Result'], [380, 'Unit'], [460, 'Normal Range']),
+      line(130, ...crp),
+      line(142, [40, 'RA FACTOR'], [300, '8.1'], [380, 'IU/mL'], [460, '0 - 14']),
+    );
+    const report = parseReport(doc(untitled), 'generic');
+    expect(report.panels.map((p) => [p.panelName, p.rows.length])).toEqual([['Results', 2]]);
+    // One test alone is its own panel, as labs print a single test.
+    const single = page(
+      1,
+      line(112, [40, 'Test Report Status'], [300, 'Result'], [380, 'Unit'], [460, 'Normal Range']),
+      line(130, ...crp),
+    );
+    expect(parseReport(doc(single), 'generic').panels.map((p) => p.panelName)).toEqual(['CRP(QUANTITATIVE)']);
+  });
+
   it("takes the document's own title over the table for no panel's name", () => {
     const report = parseReport(doc(headed(1, [250, 'Test Report'], ...crp)), 'generic');
     expect(report.panels.map((p) => p.panelName)).not.toContain('Test Report');

@@ -50,6 +50,7 @@ export function parseReport(layout: DocumentLayout, vendor: Vendor | 'generic'):
   );
   if (vendor === 'labcorp') stripUnraisedCodes(panels, layout);
   const repairs = repairOcrRows(panels);
+  nameUntitledPanels(panels);
   // Doubted as they stand at the end (codes stripped, OCR misreadings repaired, copies dropped), so each
   // flag names the test as the results do.
   assignRowIds(panels);
@@ -151,6 +152,21 @@ function stripUnraisedCodes(panels: ParsedPanel[], layout: DocumentLayout): void
   if (layout.pages.some((page) => page.items.length > 0)) return;
   for (const panel of panels) {
     for (const row of panel.rows) row.biomarker = row.biomarker.replace(TRAILING_LAB_CODE, '');
+  }
+}
+
+/** What a panel of several results is called when the report prints no heading above them. */
+export const UNTITLED_PANEL = 'Results';
+
+/**
+ * Results printed with no heading above them have no panel name on the page: several are not the first
+ * one's panel (a CBC is not "Hemoglobin"), so they are `Results`. One alone is its own test, as a lab
+ * prints a single test at the heading indent.
+ */
+function nameUntitledPanels(panels: ParsedPanel[]): void {
+  for (const panel of panels) {
+    if (panel.untitled && panel.rows.length > 1) panel.panelName = UNTITLED_PANEL;
+    delete panel.untitled;
   }
 }
 

@@ -347,7 +347,12 @@ function addRow(
   };
   if (isHeadingLevelRow(line, metrics) || !state.current) {
     // A test printed at the heading indent is a panel of its own (Quest's single-test panels).
-    state.current = { panelName: row.biomarker, pageNumber: row.pageNumber, rows: [] };
+    state.current = {
+      panelName: row.biomarker,
+      pageNumber: row.pageNumber,
+      rows: [],
+      ...(isHeadingLevelRow(line, metrics) ? {} : { untitled: true }),
+    };
     state.panels.push(state.current);
   }
   state.current.rows.push(row);
