@@ -788,6 +788,23 @@ describe('parseReport: a department heading centred over its table', () => {
     expect(parseReport(doc(single), 'generic').panels.map((p) => p.panelName)).toEqual(['CRP(QUANTITATIVE)']);
   });
 
+  it('keeps a method note printed under a name out of the name', () => {
+    const report = parseReport(
+      doc(
+        page(
+          1,
+          line(100, [250, 'HAEMATOLOGY']),
+          line(112, [40, 'Test Report Status'], [300, 'Result'], [380, 'Unit'], [460, 'Normal Range']),
+          line(130, [40, 'MCV'], [300, '99.3'], [380, 'fl'], [460, '83-101']),
+          line(140, [40, 'Method Derived from RBC Histogram']),
+          line(152, [40, 'MCH'], [300, '32.8'], [380, 'pg'], [460, '27-32']),
+        ),
+      ),
+      'generic',
+    );
+    expect(report.panels.flatMap((p) => p.rows.map((r) => r.biomarker))).toEqual(['MCV', 'MCH']);
+  });
+
   it("takes the document's own title over the table for no panel's name", () => {
     const report = parseReport(doc(headed(1, [250, 'Test Report'], ...crp)), 'generic');
     expect(report.panels.map((p) => p.panelName)).not.toContain('Test Report');

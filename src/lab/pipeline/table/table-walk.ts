@@ -76,6 +76,8 @@ interface WalkState {
 
 /** A line wholly in parentheses: "(Photometry)", "(IFCC without P5P)", "(Calculated)". */
 const PARENTHESISED = /^\([^()]*\)$/;
+/** A note of how a test was done, printed under its name ("Method Derived from RBC Histogram"). */
+const METHOD_LINE = /^method(?:ology)?\b/i;
 /** Rows with a parenthesised line right under them that make a document's habit of method notes. */
 const METHOD_NOTE_ROWS = 3;
 
@@ -409,6 +411,7 @@ function isWrappedName(line: TableLine, metrics: TableMetrics, state: WalkState)
   if (isHeadingLevelRow(line, metrics) && metrics.headingX !== null) return false;
   if (CONTINUED.test(line.name) || line.pointer) return false;
   if (state.methodNotes && PARENTHESISED.test(line.name.trim())) return false;
+  if (METHOD_LINE.test(line.name.trim())) return false;
   if (isTitlePhrase(line.name) && /[a-z]/.test(state.lastRow.biomarker)) return false;
   return sameFont(line.view.font, metrics.rowFont);
 }
