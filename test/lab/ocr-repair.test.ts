@@ -37,6 +37,9 @@ describe('repairOcrWord', () => {
     ['31.5-34,5', '31.5-34.5'],
     ['0,0-1,0', '0.0-1.0'],
     ['4,5-11.0', '4.5-11.0'],
+    // A count's power of ten with its × read as a star, and so its exponent read on the line.
+    ['*103cells/ul', 'x10³cells/ul'],
+    ['*1012/L', 'x10¹²/L'],
   ])('repairs %j to %j and says so', (word, text) => {
     expect(repairOcrWord(word)).toEqual({ text, repaired: true });
   });
@@ -58,6 +61,11 @@ describe('repairOcrWord', () => {
     ['§'],
     ['§ 4.2'],
     ['x10¹²/L'],
+    // No count is reported in 10^4: left as read, for the unit check to doubt.
+    ['*104cells/ul'],
+    ['x10'],
+    // Printed on the baseline by some laboratories' systems: as read.
+    ['x106/uL'],
     ['x10⁹/L'],
     // 10⁹⁹ is no count's unit, but no one digit makes it one.
     ['x10⁹⁹/L'],

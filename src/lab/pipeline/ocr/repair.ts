@@ -43,7 +43,7 @@ export interface Repair {
 }
 
 export function repairOcrWord(word: string): Repair {
-  const power = repairPower(word);
+  const power = repairPower(word) ?? repairPlainPower(word);
   // "x10²²/I": the exponent, and then the unit after it.
   if (power) return { text: repairUnit(power.text)?.text ?? power.text, repaired: true };
   if (word === 'Ni') return { text: 'Nil', repaired: true };
@@ -72,6 +72,22 @@ function repairPower(word: string): Repair | null {
   );
   if (near.length !== 1) return null;
   return { text: base + near[0] + word.slice(base.length + exponent.length), repaired: true };
+}
+
+/** `*103cells/ul`: a count's power of ten with its `×` read as a star and its exponent on the line. */
+const STARRED_POWER = /^\*10(3|6|9|12)(?=[/\p{L}])/u;
+
+/**
+ * A star where `×` was printed says the sign was misread, and with it the superscript exponent, read on
+ * the line: `*103` is x10³. Only the exponents counts are reported in are taken (`*104` stays as read, and
+ * doubted). `x109/L` read from the baseline is left as printed: some laboratories' systems print it so.
+ */
+function repairPlainPower(word: string): Repair | null {
+  const power = STARRED_POWER.exec(word);
+  if (!power) return null;
+  const [whole = '', exponent = ''] = power;
+  const raised = [...exponent].map((d) => SUPERSCRIPTS[Number(d)]).join('');
+  return { text: `x10${raised}${word.slice(whole.length)}`, repaired: true };
 }
 
 /**
