@@ -788,6 +788,31 @@ describe('parseReport: a department heading centred over its table', () => {
     expect(parseReport(doc(single), 'generic').panels.map((p) => p.panelName)).toEqual(['CRP(QUANTITATIVE)']);
   });
 
+  it('splits a range run into the unit cell before it, glued or after a space', () => {
+    for (const [cell, unit, range] of [
+      ['mg/dl13.5-17.5', 'mg/dl', '13.5-17.5'],
+      ['mg/dl 13.5-17.5', 'mg/dl', '13.5-17.5'],
+      ['%20-45', '%', '20-45'],
+      // Not a unit before the number: left whole, for the unit check to doubt.
+      ['Lakhs1.5-4.5', 'Lakhs1.5-4.5', null],
+    ]) {
+      const report = parseReport(
+        doc(
+          page(
+            1,
+            line(100, [250, 'HAEMATOLOGY']),
+            line(112, [40, 'Test'], [300, 'Result'], [380, 'Unit'], [460, 'Reference Range']),
+            line(130, [40, 'HEMOGLOBIN'], [300, '12.2'], [380, cell as string]),
+            line(142, [40, 'MCV'], [300, '90.1'], [380, 'fl'], [460, '84-96']),
+          ),
+        ),
+        'generic',
+      );
+      const [row] = report.panels.flatMap((p) => p.rows);
+      expect([row?.resultUnit, row?.referenceRangeText], cell as string).toEqual([unit, range]);
+    }
+  });
+
   it('keeps a method note printed under a name out of the name', () => {
     const report = parseReport(
       doc(

@@ -15,6 +15,8 @@ const RANGE = String.raw`(?:${NUMBER}\s*(?:-|–|to)\s*${NUMBER}|(?:[<>]\s*(?:OR
 const LEADING_RANGE = new RegExp(String.raw`^${RANGE}(?=\s|$)`, 'i');
 /** A range with its unit glued on, the space lost (`<OR =39pg/mL` from a scan). */
 const GLUED_RANGE = new RegExp(String.raw`^${RANGE}(?=[\p{L}/%µ])`, 'iu');
+/** A range closing a unit's cell, after a space or glued on (`mg/dl13.5-17.5`, `% 20-45`). */
+const TRAILING_RANGE = new RegExp(String.raw`(?<=[\p{L}/%µ)\s])\s*(${RANGE})$`, 'iu');
 /** `(calc)` (or a bare `calc`) marks a calculated result; it is neither range nor unit. */
 const CALC = /\s*(?:\(calc\)|\bcalc)\s*$/i;
 
@@ -29,6 +31,19 @@ export function splitRangeAndUnit(text: string): RangeAndUnit {
   const unitAt = words.findIndex((_, i) => isUnitStart(words.slice(i).join(' ')));
   if (unitAt < 0) return { range: column, unit: null };
   return { range: orNull(words.slice(0, unitAt).join(' ')), unit: words.slice(unitAt).join(' ') };
+}
+
+/**
+ * Laboratories that print the unit column before the range (Test | Result | Unit | Range) have the range
+ * run into the unit's cell where the gap between them is narrow, or read as none by OCR: `mg/dl13.5-17.5`.
+ * Split only where what comes before the range is a unit.
+ */
+export function splitUnitAndRange(text: string): RangeAndUnit | null {
+  const column = text.trim().replace(/\s+/g, ' ');
+  const trailing = TRAILING_RANGE.exec(column);
+  if (!trailing || trailing.index === 0) return null;
+  const unit = column.slice(0, trailing.index).trim();
+  return unit !== '' && isUnitStart(unit) ? { unit, range: trailing[1] ?? null } : null;
 }
 
 /**

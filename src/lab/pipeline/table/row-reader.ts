@@ -19,7 +19,7 @@ import {
 import { flagText, isFlag, splitFlag } from './flags.js';
 import { type ColumnRole, roleAt, type TableHeader } from './header.js';
 import type { LineView } from './line.js';
-import { splitRangeAndUnit } from './range-unit.js';
+import { splitRangeAndUnit, splitUnitAndRange } from './range-unit.js';
 
 export interface LineRead {
   view: LineView;
@@ -205,7 +205,7 @@ function readByKind(text: string, kind: CellKind, role: ColumnRole | null, draft
     case 'unit': {
       // "/HPF *A": the flag of a result printed after its unit.
       const split = splitFlag(text);
-      draft.unit ??= withoutCalc(split.flag ? (split.value ?? text) : text);
+      readUnit(withoutCalc(split.flag ? (split.value ?? text) : text), draft);
       if (split.flag) draft.flag ??= split.flag;
       return;
     }
@@ -238,7 +238,7 @@ function readValueOrRange(text: string, kind: CellKind, role: ColumnRole | null,
   if (role === 'unit' && kind === 'text') {
     // A result word one column off ("Negative" under Units) is still the result.
     if (draft.value === null && QUALITATIVE.test(text)) draft.value = text;
-    else draft.unit ??= text;
+    else readUnit(text, draft);
     return;
   }
   if (role === 'value' && kind === 'text') {
@@ -255,6 +255,17 @@ function readValueOrRange(text: string, kind: CellKind, role: ColumnRole | null,
       draft.unit ??= split.unit;
     }
   }
+}
+
+/** A unit cell, with the range of the next column when it ran into it (`mg/dl13.5-17.5`). */
+function readUnit(text: string, draft: Draft): void {
+  const split = splitUnitAndRange(text);
+  if (!split) {
+    draft.unit ??= text;
+    return;
+  }
+  draft.unit ??= split.unit;
+  addRange(split.range, draft);
 }
 
 /** "g/dL (calc)": the mark of a calculated result, no part of its unit. */
