@@ -77,18 +77,21 @@ export class RateLimiter {
       for (const w of bySubject.values()) if (w.unsaved > 0) yield w;
   }
 
-  /** Count one hit against each rule in order, stopping at the first refusal (later rules are not counted). */
+  /**
+   * Count one hit against each rule in order, stopping at the first refusal (later rules are not counted):
+   * the refusing rule and its decision, or null when every rule allowed the hit. It runs on every read, so
+   * an allowed hit builds no decision objects.
+   */
   hitAll(
     rules: readonly RateRule[],
     subject: string,
     now = Date.now(),
   ): { rule: RateRule; decision: RateDecision } | null {
-    let last: { rule: RateRule; decision: RateDecision } | null = null;
     for (const rule of rules) {
-      last = { rule, decision: this.hit(rule, subject, now) };
-      if (!last.decision.allowed) break;
+      const w = this.count(rule, subject, now);
+      if (w.count > rule.limit) return { rule, decision: decision(rule, w.count, w.windowStart, now) };
     }
-    return last;
+    return null;
   }
 
   /**
@@ -105,6 +108,11 @@ export class RateLimiter {
 
   /** Count a hit in memory, written behind (cheap, for high-rate limits; see the class comment). */
   hit(rule: RateRule, subject: string, now = Date.now()): RateDecision {
+    const w = this.count(rule, subject, now);
+    return decision(rule, w.count, w.windowStart, now);
+  }
+
+  private count(rule: RateRule, subject: string, now: number): Window {
     const windowStart = Math.floor(now / rule.windowMs) * rule.windowMs;
     let bySubject = this.current.get(rule.bucket);
     if (!bySubject) {
@@ -120,7 +128,7 @@ export class RateLimiter {
     w.count += 1;
     w.unsaved += 1;
     this.scheduleFlush();
-    return decision(rule, w.count, windowStart, now);
+    return w;
   }
 
   private startWindow(rule: RateRule, subject: string, windowStart: number): Window {

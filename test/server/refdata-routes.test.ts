@@ -211,13 +211,19 @@ describe('reference data routes (SPEC.md C) on a real server', () => {
     expect(male.length).toBeGreaterThan(0);
     expect(male.every((r) => r.gender_name === 'MALE')).toBe(true);
 
-    for (const bad of ['x', 'woman', 'FM']) {
+    // Each refused twice: validated queries are remembered by their text, refusals never are.
+    for (const bad of ['x', 'woman', 'FM', 'x', 'woman']) {
       const res = await call(`/lab-ranges/?sex=${bad}`, { apiKey: aliasKey });
       expect(res.status, bad).toBe(422);
       expect(await res.json()).toEqual({
         detail: expect.stringMatching(/^sex must be F, M, female or male/),
       });
     }
+    for (let i = 0; i < 2; i++)
+      expect((await call(`/lab-ranges/?sex=${'f'.repeat(21)}`, { apiKey: aliasKey })).status).toBe(400);
+    // A query answered before is answered alike, from the remembered filter.
+    expect(await ranges('sex=F')).toEqual(female);
+    expect(await ranges('vendor_name=Quest')).toEqual(quest);
   });
 
   it('a key past its daily limit gets 429 with Retry-After; other keys are unaffected', async () => {

@@ -353,13 +353,15 @@ export const labArea: Area = {
       },
     );
 
-    app.get('/extraction/lab/status/:jobId', async (req, reply) => {
+    // Not async: an id already known to be missing is answered at once, without a promise per request.
+    app.get('/extraction/lab/status/:jobId', (req, reply) => {
       const { jobId } = req.params as { jobId: string };
-      const job = await findLabJob(deps, unknown, jobId, req.apiKey?.id ?? null);
-      // A reviewed result is what every reader gets once a person has corrected it (src/review).
-      return job
-        ? reviewedResult(deps.engine.blobs, job.id, labStatusBody(job))
-        : noLabJob(req, reply, jobId);
+      const owner = req.apiKey?.id ?? null;
+      if (unknown.has(owner, jobId)) return noLabJob(req, reply, jobId);
+      return findLabJob(deps, unknown, jobId, owner).then<object>((job) =>
+        // A reviewed result is what every reader gets once a person has corrected it (src/review).
+        job ? reviewedResult(deps.engine.blobs, job.id, labStatusBody(job)) : noLabJob(req, reply, jobId),
+      );
     });
 
     app.get('/extraction/lab/results/:jobId', async (req, reply) => {

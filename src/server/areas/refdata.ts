@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { limitsFromEnv } from '../../limits/rules.js';
 import { openRefdataStore } from '../../refdata/open-store.js';
 import { rangeSex, SEX_WORDS } from '../../refdata/range-filter.js';
-import type { Answer } from '../../refdata/store.js';
+import type { Answer, LabRangeFilter } from '../../refdata/store.js';
 import { detailErrorSchema, formatZodError } from '../../schemas/errors.js';
 import {
   conceptListSchema,
@@ -20,6 +20,7 @@ import {
 import type { Area, AreaDeps } from '../area.js';
 import { HttpError } from '../error-bodies.js';
 import { JSON_TYPE, JsonAnswers } from '../json-answers.js';
+import { ParsedQueries } from '../parsed-queries.js';
 
 const labRangesQuery = z.object({
   sex: z.string().max(20).optional().describe(SEX_WORDS),
@@ -117,7 +118,7 @@ export const refdataArea: Area = {
     const readLimits = [limits.refdataPerSecond, limits.refdataPerDay];
     const limitReads = (req: FastifyRequest, reply: FastifyReply): void => {
       const refused = deps.limiter.hitAll(readLimits, req.apiKey?.id ?? 'anonymous');
-      if (!refused || refused.decision.allowed) return;
+      if (!refused) return;
       const { rule, decision } = refused;
       reply.header('retry-after', String(decision.retryAfterSeconds));
       throw new HttpError(
@@ -157,15 +158,19 @@ export const refdataArea: Area = {
       '/top-disease-predictors/',
       read(() => store.topDiseasePredictors()),
     );
+    const rangeFilters = new ParsedQueries<LabRangeFilter>();
     app.get(
       '/lab-ranges/',
       read((req) => {
-        const query = labRangesQuery.safeParse(req.query);
-        if (!query.success) throw new HttpError(400, 'invalid_request', formatZodError(query.error));
-        // A sex the data cannot hold would answer [] as if no range existed: say what is accepted instead.
-        if (query.data.sex !== undefined && !rangeSex(query.data.sex))
-          throw new HttpError(422, 'validation_error', `sex must be ${SEX_WORDS}.`);
-        return store.labRanges({ sex: query.data.sex, vendor: query.data.vendor_name });
+        const filter = rangeFilters.get(ParsedQueries.rawOf(req.url), () => {
+          const query = labRangesQuery.safeParse(req.query);
+          if (!query.success) throw new HttpError(400, 'invalid_request', formatZodError(query.error));
+          // A sex the data cannot hold would answer [] as if no range existed: say what is accepted instead.
+          if (query.data.sex !== undefined && !rangeSex(query.data.sex))
+            throw new HttpError(422, 'validation_error', `sex must be ${SEX_WORDS}.`);
+          return { sex: query.data.sex, vendor: query.data.vendor_name };
+        });
+        return store.labRanges(filter);
       }),
     );
     // Not through read(): the answer echoes the request's header, so only the statistics are shared text

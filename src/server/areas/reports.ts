@@ -208,15 +208,17 @@ export const reportsArea: Area = {
     app.post('/health-score/report', { bodyLimit: 5 * 1024 * 1024, onRequest }, accept('full'));
     app.post('/health-score/report/condensed', { bodyLimit: 1024 * 1024, onRequest }, accept('condensed'));
     const unknown = new UnknownJobs();
-    app.get('/health-score/report/status/:job_id', async (req, reply) => {
+    // Not async: an id already known to be missing is answered at once, without a promise per request.
+    app.get('/health-score/report/status/:job_id', (req, reply) => {
       const { job_id } = req.params as { job_id: string };
       const owner = req.apiKey?.id ?? null;
-      const status = unknown.has(owner, job_id)
-        ? null
-        : await reportStatus(deps.engine.store, job_id, { owner });
-      if (status) return status;
-      unknown.add(owner, job_id);
-      return notFound(req, reply, `No report job with id ${job_id}.`);
+      const missing = () => notFound(req, reply, `No report job with id ${job_id}.`);
+      if (unknown.has(owner, job_id)) return missing();
+      return reportStatus(deps.engine.store, job_id, { owner }).then((status) => {
+        if (status) return status;
+        unknown.add(owner, job_id);
+        return missing();
+      });
     });
 
     // The PDF the report job rendered, read from the blob store where the job keeps it for its deliveries
