@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 /**
@@ -55,25 +54,10 @@ export async function loadCommandBundle(
   dir: URL = COMMAND_BUNDLE_DIR,
 ): Promise<LoadedCommandBundle | undefined> {
   const file = fileURLToPath(new URL(name, dir));
-  let source: string;
-  try {
-    source = readFileSync(file, 'latin1');
-  } catch {
-    return undefined;
-  }
   // Built as the extraction thread's bundle is (bundleFileText): run, and its cache checked, the same way.
-  const { encodeCache, runThreadBundle } = await import('../lab/job/thread-bundle.js');
-  let cache: Buffer | undefined;
-  try {
-    const stored = readFileSync(cacheFileOf(file));
-    // The cache file starts with the id of the bundle it was made from (encodeCache).
-    const header = encodeCache(source, Buffer.alloc(0));
-    if (stored.subarray(0, header.length).equals(header)) cache = stored.subarray(header.length);
-  } catch {
-    // No cache: the one file still saves resolving and reading the modules.
-  }
-  const { exports, cacheUsed } = runThreadBundle(source, file, cache);
-  return { exports, cacheUsed };
+  const { loadBundleFile } = await import('../lab/job/thread-bundle.js');
+  const loaded = loadBundleFile(file, cacheFileOf(file));
+  return loaded && { exports: loaded.exports, cacheUsed: loaded.cacheUsed };
 }
 
 /**

@@ -82,7 +82,11 @@ export function runThreadBundle(source: string, file: string, cache?: Buffer): L
  * there is no bundle to run.
  */
 export function loadThreadBundle(dir: URL): LoadedThreadBundle | undefined {
-  const file = fileURLToPath(new URL(BUNDLE_FILE, dir));
+  return loadBundleFile(fileURLToPath(new URL(BUNDLE_FILE, dir)), new URL(CACHE_FILE, dir));
+}
+
+/** A bundle `file` run as loadThreadBundle runs the thread's, with the cache in `cacheFile` (the commands'). */
+export function loadBundleFile(file: string, cacheFile: string | URL): LoadedThreadBundle | undefined {
   let source: string;
   try {
     source = readFileSync(file, 'latin1');
@@ -91,7 +95,7 @@ export function loadThreadBundle(dir: URL): LoadedThreadBundle | undefined {
   }
   let cache: Buffer | undefined;
   try {
-    cache = decodeCache(readFileSync(new URL(CACHE_FILE, dir)), source);
+    cache = decodeCache(readFileSync(cacheFile), source);
   } catch {
     // No cache: the one file still saves resolving and reading the modules.
   }
