@@ -74,10 +74,27 @@ export function parseReport(layout: DocumentLayout, vendor: Vendor | 'generic'):
   };
 }
 
-/** The table's panels with the own readers' after those of their page (where culture reports print them). */
+/**
+ * The table's panels and the own readers' in the order printed: an own reader's panel goes before a table
+ * panel of its page only when printed above it (culture reports print the antibiogram after the culture;
+ * band tables come before an ordinary table below them). Each reader's panels keep their own order.
+ */
 function inPageOrder(panels: ParsedPanel[], own: readonly ParsedPanel[]): ParsedPanel[] {
   if (own.length === 0) return panels;
-  return [...panels, ...own].sort((a, b) => a.pageNumber - b.pageNumber);
+  const pending = [...own].sort((a, b) => a.pageNumber - b.pageNumber);
+  const out: ParsedPanel[] = [];
+  for (const panel of panels) {
+    while (pending[0] && printedBefore(pending[0], panel)) out.push(pending.shift() as ParsedPanel);
+    out.push(panel);
+  }
+  return [...out, ...pending];
+}
+
+function printedBefore(a: ParsedPanel, b: ParsedPanel): boolean {
+  if (a.pageNumber !== b.pageNumber) return a.pageNumber < b.pageNumber;
+  const top = (panel: ParsedPanel) => panel.rows[0]?.bbox?.y;
+  const [ya, yb] = [top(a), top(b)];
+  return ya !== undefined && yb !== undefined && ya < yb;
 }
 
 /**
