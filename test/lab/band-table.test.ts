@@ -56,6 +56,12 @@ function bandReport(): Promise<Uint8Array> {
       [30, 'HDL-C'],
       [115, '62'],
     ]);
+    doc.fontSize(10);
+    drawRow(doc, 163, [[330, 'Cholesterol Balance Test']]);
+    // A column's caption, set smaller than the rows: no heading.
+    doc.fontSize(6);
+    drawRow(doc, 184, [[320, 'Absolute Value (mg/L)']]);
+    doc.fontSize(8);
     drawRow(doc, 176, [
       [112, '>50'],
       [157, '40-50'],
@@ -74,6 +80,15 @@ function bandReport(): Promise<Uint8Array> {
       [112, '>4.50'],
       [155, '2.50-4.50'],
       [200, '<2.50 %'],
+    ]);
+    // A score with no bands' bounds under it, above a chart's captions.
+    drawRow(doc, 234, [
+      [320, 'Balance Score (Production/Absorption)'],
+      [500, '0.8'],
+    ]);
+    drawRow(doc, 242, [
+      [320, 'Over Absorber'],
+      [525, 'Over Producer'],
     ]);
     doc.addPage();
     letterhead(doc);
@@ -184,6 +199,8 @@ describe('band tables', () => {
       ['Lipids and Apolipoproteins', 'HDL-C', '62', 'mg/dL', '>50', null, 1],
       ['Lipids and Apolipoproteins', 'Omega-3 Fatty Acid Index', '5.6', '%', '>4.50', null, 1],
       ['Particle Map Test', 'Alpha-1', '56.1', 'mg/dL', '>35', null, 1],
+      // No bounds under it: where it sits is no band, and it has no flag.
+      ['Cholesterol Balance Test', 'Balance Score (Production/Absorption)', '0.8', null, null, null, 1],
       ['Chemistry Tests', 'Creatinine', '1.31', 'mg/dL', '0.67-1.17', 'H', 2],
       ['Chemistry Tests', 'Sodium', '133', 'mmol/L', '135-146', 'L', 2],
       ['Chemistry Tests', 'Omega-6 Index', '44.1', '%', null, null, 2],
@@ -195,7 +212,7 @@ describe('band tables', () => {
     const result = completed(await runPipeline(await bandReport(), { anyLab: true }));
     const unread = result.validationFlags.filter((f) => f.code === 'unread_row');
     expect(unread.map((f) => f.pageNumber)).toEqual([1]);
-    expect(result.coverage).toMatchObject({ resultsRead: 8, resultLikeRows: 9 });
+    expect(result.coverage).toMatchObject({ resultsRead: 9, resultLikeRows: 10 });
     expect(result.panels.flatMap((p) => p.panelResults).filter((r) => r.pageNumber === 3)).toEqual([]);
   });
 

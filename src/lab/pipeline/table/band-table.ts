@@ -36,6 +36,8 @@ import { looksLikeResult } from './table-lines.js';
 
 export type { BandTables } from './band-summary.js';
 
+/** Headings are a few words ("Boston Heart Fatty Acid Balance Test"); a column's caption runs longer. */
+const MAX_HEADING_WORDS = 6;
 /** A wrapped name is printed within this many font sizes of its value's line. */
 const NAME_REACH = 1.3;
 
@@ -162,12 +164,22 @@ function readStream(parts: readonly Part[], out: BandTables): Part[] {
       row.bounds.push(part);
     } else if (row !== null && row.bounds.length > 0 && kind === 'bounds') {
       row.bounds.push(part);
-    } else if (row !== null && kind === 'text' && row.bounds.length === 0 && near(part, row.valuePart)) {
+    } else if (
+      row !== null &&
+      kind === 'text' &&
+      row.bounds.length === 0 &&
+      near(part, row.valuePart) &&
+      wrapsInto(part, row.valuePart, row.header)
+    ) {
       row.names.push(part);
     } else if (kind === 'value') {
       finish();
       const names = before.filter((p) => near(p, part) && wrapsInto(p, part, header as BandHeader));
-      const heading = headingOf(before.filter((p) => !names.includes(p)));
+      const heading = headingOf(
+        before.filter((p) => !names.includes(p)),
+        header,
+        part.view.font,
+      );
       if (heading !== null) {
         panel = { panelName: heading.text, pageNumber: part.view.pageNumber, rows: [] };
         used.add(heading.part.view);
@@ -177,7 +189,8 @@ function readStream(parts: readonly Part[], out: BandTables): Part[] {
       before = [];
     } else {
       finish();
-      before.push(part);
+      // Whole, ignored columns and all: a chart's row is told by the values beside it.
+      before.push(whole);
     }
   }
   close();
@@ -232,15 +245,15 @@ function isBound(text: string): boolean {
 }
 
 /**
- * A line above a value's line is part of its name where the value's line prints none ("Saturated Fatty
- * Acid" over "Index"), or where it ends where that name ends (names set flush right): a heading just above
- * ("Other Tests" over "CoQ10") is neither.
+ * A line just above or below a value's line is part of its name where the value's line prints none
+ * ("Saturated Fatty Acid" over "31.4" over "Index"), or where it ends where that name ends (names set flush
+ * right): a heading just above ("Other Tests" over "CoQ10") or a chart's caption below is neither.
  */
-function wrapsInto(above: Part, valuePart: Part, header: BandHeader): boolean {
+function wrapsInto(line: Part, valuePart: Part, header: BandHeader): boolean {
   const own = nameCells(valuePart, header);
   if (own.length === 0) return true;
   const rightOf = (cells: Cell[]) => Math.max(...cells.map((cell) => cell.right ?? cell.x));
-  const names = nameCells(above, header);
+  const names = nameCells(line, header);
   return names.length > 0 && Math.abs(rightOf(names) - rightOf(own)) <= 2;
 }
 
@@ -249,17 +262,33 @@ function near(part: Part, valuePart: Part): boolean {
   return Math.abs(part.view.y - valuePart.view.y) <= NAME_REACH * font;
 }
 
-/** The heading above a table's rows: the last short line before them that is no sentence or label. */
-function headingOf(lines: readonly Part[]): { text: string; part: Part } | null {
-  const part = lines[lines.length - 1];
-  if (!part) return null;
-  const text = part.cells
-    .map((cell) => cell.text.trim())
-    .join(' ')
-    .replace(/\s+/g, ' ');
-  if (text === '' || /[:.]$|:\s/.test(text) || text.split(' ').length > 8 || !/^[A-Za-z]/.test(text))
-    return null;
-  return { text, part };
+/**
+ * The heading above a table's rows: the last short line before them that is no sentence or label, no line
+ * seen as a result (a chart's rows lie between a heading and the next table's rows), and set no smaller
+ * than the rows (a column's caption is).
+ */
+function headingOf(
+  lines: readonly Part[],
+  header: BandHeader,
+  rowFont: number | null,
+): { text: string; part: Part } | null {
+  for (const part of [...lines].reverse()) {
+    if (seenResult(part)) continue;
+    if (rowFont !== null && part.view.font !== null && part.view.font < rowFont) continue;
+    const text = part.cells
+      .filter((cell) => centreOf(cell) < header.end)
+      .map((cell) => cell.text.trim())
+      .join(' ')
+      .replace(/\s+/g, ' ');
+    if (
+      text !== '' &&
+      !/[:.]$|:\s/.test(text) &&
+      text.split(' ').length <= MAX_HEADING_WORDS &&
+      /^[A-Za-z]/.test(text)
+    )
+      return { text, part };
+  }
+  return null;
 }
 
 function rowOf(row: OpenRow): ParsedRow | null {
@@ -278,12 +307,22 @@ function rowOf(row: OpenRow): ParsedRow | null {
     resultValue: value,
     resultUnit: bounds.unit,
     referenceRangeText: reference,
-    flag: flagOf(value, nearestBand(centreOf(row.value), header), reference, header),
+    // A value with no bounds under it is no band's: where it sits says nothing.
+    flag:
+      row.bounds.length === 0
+        ? null
+        : flagOf(value, nearestBand(centreOf(row.value), header), reference, header),
     pageNumber: row.valuePart.view.pageNumber,
     bbox: [...row.names, row.valuePart, ...row.bounds]
-      .map((part) => lineBox({ ...part.view, cells: part.cells }))
+      .map((part) => lineBox({ ...part.view, cells: rowCells(part, header) }))
       .reduce(unionBox),
   };
+}
+
+/** A line's cells that belong to the table's row (not an interpretation printed beside it). */
+function rowCells(part: Part, header: BandHeader): Cell[] {
+  const cells = part.cells.filter((cell) => centreOf(cell) < header.end);
+  return cells.length > 0 ? cells : part.cells;
 }
 
 /** Each band's bounds as printed, and the unit printed after the last (or on a line of its own). */
