@@ -1,10 +1,15 @@
 /**
  * One spelling for a printed test name, so that "ALT (SGPT)", "Alt/Sgpt" and "ALT - SGPT" meet in one index
- * key. Percent and number signs stay as tokens because labs use them to tell a relative count from an
+ * key, and "M.C.V." is "MCV". Percent and number signs stay as tokens because labs use them to tell a relative count from an
  * absolute one ("NEUTROPHILS %" versus "NEUT #").
  */
 
 const DIACRITICS = /[\u0300-\u036f]/g;
+/**
+ * Initials printed with full stops ("M.C.H.C.", "W. B. C.", "R.B.C Count"), as laboratories in India and
+ * Pakistan print them: two or more single letters, each after the first behind a stop, are one word.
+ */
+const DOTTED_INITIALS = /(?<![a-z0-9])(?:[a-z]\.\s?){2,}(?:[a-z](?![a-z0-9]))?/g;
 const SEPARATORS = /[^a-z0-9%#]+/g;
 const SIGN_TOKENS = /([%#])/g;
 const SPACES = /\s+/g;
@@ -14,6 +19,7 @@ export function normaliseName(printed: string): string {
     .normalize('NFKD')
     .replace(DIACRITICS, '')
     .toLowerCase()
+    .replace(DOTTED_INITIALS, (initials) => `${initials.replace(/[.\s]/g, '')} `)
     .replace(SEPARATORS, ' ')
     .replace(SIGN_TOKENS, ' $1 ')
     .replace(SPACES, ' ')

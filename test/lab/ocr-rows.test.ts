@@ -53,6 +53,19 @@ describe('OCR rows put right against the catalogues', () => {
     ]);
   });
 
+  it('reads a dotted abbreviation whose initial OCR took for a look-alike ("W.6.C.Count", "M.P.¥."), flagged', () => {
+    const panels: ParsedPanel[] = [
+      {
+        panelName: 'HAEMOGRAM',
+        pageNumber: 1,
+        rows: [row('W.6.C.Count'), row('M.P.¥.'), row('Omega-6 Index')],
+      },
+    ];
+    const flags = repairOcrRows(panels);
+    expect(panels[0]?.rows.map((r) => r.biomarker)).toEqual(['W.B.C.Count', 'M.P.V.', 'Omega-6 Index']);
+    expect(flags.map((f) => f.code)).toEqual(['ocr_repaired', 'ocr_repaired']);
+  });
+
   it('takes a footnote mark read into the last letter off a name, when that gives a known name, flagged', () => {
     const panels: ParsedPanel[] = [
       {

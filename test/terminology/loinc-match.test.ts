@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLlmClient } from '../../src/terminology/llm.js';
 import { LEXICAL_THRESHOLD, matchLoinc, matchLoincWithLlm } from '../../src/terminology/loinc-match.js';
+import { normaliseName } from '../../src/terminology/normalise-name.js';
 import type { LlmClient, LoincMatchType } from '../../src/terminology/types.js';
 import pairs from './loinc-pairs.json' with { type: 'json' };
 
@@ -64,6 +65,31 @@ describe('ambiguous names resolved by context', () => {
   ];
   it.each(cases)('%s [%s] %s -> %s', (name, unit, panel, code) => {
     expect(matchLoinc(name, { unit, panel })).toMatchObject({ loincCode: code, loincMatchType: 'exact' });
+  });
+});
+
+describe('names as laboratories in India and Pakistan print them', () => {
+  const cases: Array<[string, string | null, string]> = [
+    // Dotted initials are the abbreviation, with or without spaces and a closing stop.
+    ['M.C.H.C.', 'g/dl', '786-4'],
+    ['M.C.V.', 'fl', '787-2'],
+    ['R.D.W.', '%', '788-0'],
+    ['H.C.T.', '%', '4544-3'],
+    ['W.B.C.Count', '/ul', '6690-2'],
+    ['R.B.C Count', 'million/ul', '789-8'],
+    ['Total W. B. C.', '/cumm', '6690-2'],
+    ['Total R.B.C.', 'mill/cumm', '789-8'],
+    ['TLC', 'cells/cumm', '6690-2'],
+    ['Polymorphs', '%', '770-8'],
+  ];
+  it.each(cases)('%s [%s] -> %s', (name, unit, code) => {
+    expect(matchLoinc(name, { unit })).toMatchObject({ loincCode: code });
+  });
+
+  it('keeps single initials and slashes as they are ("T. Bilirubin" is no "TB", "A/G" no "AG")', () => {
+    expect(normaliseName('T. Bilirubin')).toBe('t bilirubin');
+    expect(normaliseName('A/G Ratio')).toBe('a g ratio');
+    expect(normaliseName('M.C.H.C.')).toBe('mchc');
   });
 });
 

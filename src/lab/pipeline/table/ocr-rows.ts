@@ -175,6 +175,10 @@ const NAME_LOOKALIKES: ReadonlyArray<readonly [string, string]> = [
   ['O', '0'],
   ['0', 'O'],
   ['J', 'l'],
+  // Initials of a dotted abbreviation read as their look-alikes ("W.6.C.", "M.P.¥.").
+  ['6', 'B'],
+  ['8', 'B'],
+  ['¥', 'V'],
 ];
 
 function repairNames(panels: readonly ParsedPanel[]): ValidationFlag[] {
