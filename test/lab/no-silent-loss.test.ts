@@ -9,6 +9,7 @@ import { NoResultsError } from '../../src/lab/pipeline/errors.js';
 import { extractLayout } from '../../src/lab/pipeline/pdf/pdf-text.js';
 import { runPipeline } from '../../src/lab/pipeline/pipeline.js';
 import { isReadableText } from '../../src/lab/pipeline/screen/readable-text.js';
+import { looksLikeResult } from '../../src/lab/pipeline/table/table-lines.js';
 import { drawPdf, drawRow, labcorpPage } from './support/draw-pdf.js';
 
 describe('never silently empty, never silently partial', () => {
@@ -104,5 +105,19 @@ describe('never silently empty, never silently partial', () => {
       pages: layout.pages.map((p) => ({ ...p, items: p.items.map((item) => ({ ...item, str: glyphs })) })),
     };
     expect(isReadableText(garbled)).toBe(false);
+  });
+});
+
+describe('what looks like a result, whatever the reader made of it', () => {
+  const line = (...texts: string[]) => ({ cells: texts.map((text, i) => ({ x: 36 + i * 100, text })) });
+
+  it('takes a name beside a genotype for a result: a pharmacogenetic row has no unit or range to show it', () => {
+    expect(looksLikeResult(line('Myopathy', 'T/T', 'Consider recommending standard doses'))).toBe(true);
+    expect(looksLikeResult(line('CYP2C19', '*1/*2'))).toBe(true);
+  });
+
+  it('still wants a unit or range beside a bare number', () => {
+    expect(looksLikeResult(line('A/G Ratio', '1.5'))).toBe(false);
+    expect(looksLikeResult(line('A/G Ratio', '1.5', '1.2-2.2'))).toBe(true);
   });
 });

@@ -233,9 +233,12 @@ function isHeadingAbove(previous: LineView, headerLine: LineView): boolean {
   return headerLine.y - previous.y <= HEADING_GAP * size;
 }
 
+/** Two alleles (`T/T`, `C/T`) or two star alleles (`*1/*2`): a genotype as pharmacogenetic reports print it. */
+const GENOTYPE = /^(?:[ACGT]\/[ACGT]|\*\d+[A-Z]?\/\*\d+[A-Z]?)$/;
+
 /**
  * What any reader would take for a result row, whatever the layout: a test name, then a number of its
- * own, then a unit or a reference range in a cell of its own. Interpretive text ("Males: 0.3-13.4
+ * own, then a unit or a reference range in a cell of its own, or a genotype. Interpretive text ("Males: 0.3-13.4
  * ng/mL"), band tables ("Moderate 1000 - 1299") and labels ("Age: 40") do not qualify.
  */
 export function looksLikeResult(view: Pick<LineView, 'cells'>): boolean {
@@ -248,6 +251,8 @@ export function looksLikeResult(view: Pick<LineView, 'cells'>): boolean {
   // "In Range  17.0 g/dL" on a dashboard printout: a column word, not a test.
   if (cellKind(name) !== 'text' || isColumnWord(name)) return false;
   if (rest.some((cell) => isPageNumber(cell.text.trim()))) return false;
+  // A genotype beside a name is a result with no unit or range to show it (`Myopathy  T/T`).
+  if (rest.some((cell) => GENOTYPE.test(cell.text.trim()))) return true;
   const kinds = rest.map((cell) => cellKind(cell.text));
   if (kinds.includes('valueUnit')) return true;
   const valueAt = kinds.findIndex((kind) => kind === 'number' || kind === 'valueFlag');
