@@ -17,6 +17,9 @@ import { parseReportRequest } from '../src/schemas/report.js';
  * size] [rounds]` (default 1000 reports, 1 round; rounds alternate capacity and batch, and each ratio is of
  * the round's pair, as the machine's load moves).
  *
+ * Each round also prints CPU time per report of both (every thread of the process, V8's included): with
+ * both cores busy, reports/s is bounded by it, and it barely moves with the load of other work.
+ *
  * Targets (issue #33): the CLI batch >= 0.8x two warm render threads' capacity, its peak RSS <= 250 MB.
  */
 const TARGET = { ratio: 0.8, rssMb: 250 };
@@ -63,11 +66,17 @@ export async function run(args: string[] = []): Promise<void> {
   console.log(`report: condensed report: median ${condensed.toFixed(1)} ms`);
   for (let round = 1; round <= rounds; round++) {
     const before = load();
-    const { capacity } = batch<{ capacity: number }>('capacity', size);
-    const cli = batch<{ seconds: number; failed: number; peakRssMb: number; mainBusySeconds: number }>(
-      'cli',
+    const { capacity, cpuSeconds: threadsCpu } = batch<{ capacity: number; cpuSeconds: number }>(
+      'capacity',
       size,
     );
+    const cli = batch<{
+      seconds: number;
+      failed: number;
+      peakRssMb: number;
+      mainBusySeconds: number;
+      cpuSeconds: number;
+    }>('cli', size);
     const rate = size / cli.seconds;
     const ratio = rate / capacity;
     console.log(
@@ -79,6 +88,15 @@ export async function run(args: string[] = []): Promise<void> {
       `report: round ${round}: CLI ${ratio.toFixed(2)}x two warm render threads ` +
         `${ratio >= TARGET.ratio ? 'ok' : `below target (${TARGET.ratio}x)`}; peak RSS ${cli.peakRssMb} MB ` +
         `${cli.peakRssMb <= TARGET.rssMb ? 'ok' : `above target (${TARGET.rssMb} MB)`}`,
+    );
+    // CPU per report moves far less with the machine's other work than reports/s does: on a busy machine the
+    // two measures above run at different loads, and their ratio swings by half.
+    const threadsMs = (threadsCpu * 1000) / size;
+    const cliMs = (cli.cpuSeconds * 1000) / size;
+    console.log(
+      `report: round ${round}: CPU per report: two warm render threads ${threadsMs.toFixed(1)} ms, ` +
+        `CLI ${cliMs.toFixed(1)} ms (start-up included): ${(threadsMs / cliMs).toFixed(2)}x, ` +
+        'about the ratio of reports/s on 2 cores with nothing else running',
     );
   }
 }

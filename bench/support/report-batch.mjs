@@ -7,12 +7,14 @@
  * fixtures/reports/full-three-events.json into a folder and runs `assay report generate <folder> --out <dir>
  * --no-deliver --json` (bin/run.js, the user's command, default concurrency and render threads) in a fresh
  * home: {seconds (spawn to exit), failed, peakRssMb (the CLI process, all its threads), mainBusySeconds (its
- * main thread's busy time: loading, submitting, the engine's claims and writes, models, waiting)}.
+ * main thread's busy time: loading, submitting, the engine's claims and writes, models, waiting), cpuSeconds
+ * (the process's CPU time: every thread, V8's helper threads and start-up included)}.
  *
  * `node bench/support/report-batch.mjs capacity <size>`: what two warm render threads can do. A 2-thread
  * RenderPool is warmed (each thread renders 40 reports first), then renders <size> reports of the same
- * model with the pool never idle: {capacity (reports/s), seconds}. Only rendering: no model, store or file;
- * the CLI batch's ceiling on this machine at this moment.
+ * model with the pool never idle: {capacity (reports/s), seconds, cpuSeconds (the process's CPU time over
+ * those renders)}. Only rendering: no model, store or file; the CLI batch's ceiling on this machine at this
+ * moment.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -29,10 +31,14 @@ const PRELOAD = `data:text/javascript,${encodeURIComponent(
   [
     'import { writeFileSync } from "node:fs";',
     'const elu = performance.eventLoopUtilization();',
-    'process.on("exit", () => writeFileSync(process.env.ASSAY_BENCH_EXIT_FILE, JSON.stringify({',
-    '  peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),',
-    '  mainBusySeconds: performance.eventLoopUtilization(elu).active / 1000,',
-    '})));',
+    'process.on("exit", () => {',
+    '  const { maxRSS, userCPUTime, systemCPUTime } = process.resourceUsage();',
+    '  writeFileSync(process.env.ASSAY_BENCH_EXIT_FILE, JSON.stringify({',
+    '    peakRssMb: Math.round(maxRSS / 1024),',
+    '    mainBusySeconds: performance.eventLoopUtilization(elu).active / 1000,',
+    '    cpuSeconds: (userCPUTime + systemCPUTime) / 1e6,',
+    '  }));',
+    '});',
   ].join('\n'),
 )}`;
 
@@ -95,9 +101,11 @@ async function capacity(size) {
     const all = (n) => Promise.all(Array.from({ length: n }, () => pool.render(model)));
     await all(80);
     const start = performance.now();
+    const cpu = process.cpuUsage();
     await all(size);
     const seconds = (performance.now() - start) / 1000;
-    return { capacity: size / seconds, seconds };
+    const { user, system } = process.cpuUsage(cpu);
+    return { capacity: size / seconds, seconds, cpuSeconds: (user + system) / 1e6 };
   } finally {
     await pool.close();
   }

@@ -329,10 +329,8 @@ function passedOver(run: ModelRun, specs: readonly AnyModelSpec[]): string {
 export function scoreDomain(spec: DomainSpec, ev: EventInputs, run: ModelRun): DomainScore {
   const attempted = new Map<string, Computed<unknown, unknown> | null>();
   for (const model of spec.models) attempted.set(model.id, run.attempt(model));
-  const ids = (candidates: readonly AnyCandidate[]) =>
-    candidates.flatMap((c) => (c.standIn ? [] : [c.model.id, ...(c.coverage ?? []).map((m) => m.id)]));
   const missingUpTo = (i: number) =>
-    run.missing(ids(spec.missingFrom === 'all' ? spec.candidates : spec.candidates.slice(0, i + 1)));
+    run.missing(spec.missingFrom === 'all' ? allIds(spec.candidates) : ids(spec.candidates.slice(0, i + 1)));
   const passed = (upTo: number) =>
     spec.candidates
       .slice(0, upTo)
@@ -356,6 +354,23 @@ export function scoreDomain(spec: DomainSpec, ev: EventInputs, run: ModelRun): D
   const domain = emptyDomain(spec.domain, missingUpTo(spec.candidates.length));
   domain.model_reason = `No model: ${passedOver(run, passed(spec.candidates.length))}.`;
   return domain;
+}
+
+/** The model ids whose missing inputs a domain reports (stand-ins excluded, covered models included). */
+function ids(candidates: readonly AnyCandidate[]): string[] {
+  return candidates.flatMap((c) => (c.standIn ? [] : [c.model.id, ...(c.coverage ?? []).map((m) => m.id)]));
+}
+
+const idsOfAll = new WeakMap<readonly AnyCandidate[], readonly string[]>();
+
+/** ids() of a domain's whole candidate list, listed once: it is asked for per candidate of every event. */
+function allIds(candidates: readonly AnyCandidate[]): readonly string[] {
+  let found = idsOfAll.get(candidates);
+  if (!found) {
+    found = ids(candidates);
+    idsOfAll.set(candidates, found);
+  }
+  return found;
 }
 
 function scored(

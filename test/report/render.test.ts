@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { RenderPool } from '../../src/report/job/render-pool.js';
+import { RenderPool, renderInline } from '../../src/report/job/render-pool.js';
 import { buildReportModel, domainOf, type ReportModel } from '../../src/report/model/model.js';
 import { preventRisks } from '../../src/report/pdf/cardiovascular-risks.js';
 import {
@@ -134,6 +134,23 @@ describe('render pool', () => {
       const [a, b] = await Promise.all([pool.render(model), pool.render(full.model)]);
       expect(a.equals(pdf)).toBe(true);
       expect(b.equals(full.pdf)).toBe(true);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('renders a model given as its .report.json text the same bytes as the model itself', async () => {
+    // A job writing <name>.report.json hands the thread that text instead of the model (handler.ts).
+    const pool = new RenderPool(2);
+    try {
+      for (const name of fixtureNames()) {
+        const { model, pdf } = await render(name);
+        const text = JSON.stringify(model, null, 2);
+        expect(JSON.parse(text)).toStrictEqual(model);
+        const [threaded, inline] = await Promise.all([pool.render(text), renderInline(text)]);
+        expect(threaded.equals(pdf), name).toBe(true);
+        expect(inline.equals(pdf), name).toBe(true);
+      }
     } finally {
       await pool.close();
     }

@@ -9,7 +9,12 @@ import { blobKeys } from '../../blobs/store.js';
 import type { JobContext, JobHandler } from '../../engine/registry.js';
 import type { JobOutcome } from '../../engine/types.js';
 import { openSealedJson, SealedValueError } from '../../home-secrets.js';
-import { hasDestination, parseReportRequest } from '../../schemas/report.js';
+import {
+  hasDestination,
+  parseReportRequest,
+  type ReportRequest,
+  type ReportVariant,
+} from '../../schemas/report.js';
 import { ScoringRequestError } from '../../scoring/errors.js';
 import {
   deleteDeliverySecrets,
@@ -32,6 +37,17 @@ function isPermanent(error: unknown): boolean {
   );
 }
 
+/**
+ * The report model, as what the render is given and what the result needs. With --out its JSON text is
+ * written anyway, so the render gets that text and the model's objects are garbage before the render starts
+ * (render-pool.ts, RenderInput); without, the render gets the model.
+ */
+function modelled(request: ReportRequest, variant: ReportVariant, writesJson: boolean) {
+  const model = buildReportModel(request, variant);
+  const json = writesJson ? JSON.stringify(model, null, 2) : null;
+  return { input: json ?? model, json, variant: model.variant, events: model.events.length };
+}
+
 async function generate(
   p: ReportJobPayload,
   ctx: JobContext,
@@ -45,8 +61,8 @@ async function generate(
     requireDestination: false,
     what: 'The stored request',
   });
-  const model = buildReportModel(request, p.variant ?? variant);
-  const pdf = await render(model);
+  const { input, json, variant: shown, events } = modelled(request, p.variant ?? variant, Boolean(p.out));
+  const pdf = await render(input);
   ctx.signal.throwIfAborted();
   const deliver = hasDestination({ report_metadata: { configuration: p.configuration } });
   const kept = deliver ? blobKeys.reportPdf(ctx.job.id) : null;
@@ -57,11 +73,11 @@ async function generate(
     outPdf = join(p.out.dir, `${p.out.name}.pdf`);
     outJson = join(p.out.dir, `${p.out.name}.report.json`);
     writeFileAtomic(outPdf, pdf);
-    writeFileAtomic(outJson, `${JSON.stringify(model, null, 2)}\n`);
+    writeFileAtomic(outJson, `${json}\n`);
   }
   return {
-    variant: model.variant,
-    events: model.events.length,
+    variant: shown,
+    events,
     bytes: pdf.length,
     sha256: createHash('sha256').update(pdf).digest('hex'),
     pdf_path: kept,

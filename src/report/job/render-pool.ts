@@ -3,16 +3,30 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { ReportModel } from '../model/model.js';
 
-export type RenderFn = (model: ReportModel) => Promise<Buffer>;
+/**
+ * What a render is given: the model, or the model as the JSON text already written to <name>.report.json.
+ * A job that writes that file anyway hands the thread its text: copying a string costs the calling thread
+ * less than cloning the model's objects, the thread parses it about as fast as it would rebuild the clone,
+ * and the model dies young on the calling thread instead of being held (and promoted) through the render.
+ */
+export type RenderInput = ReportModel | string;
+
+export type RenderFn = (input: RenderInput) => Promise<Buffer>;
+
+/** The model a render input stands for (text parsed back: the model is plain JSON data). */
+export const modelOf = (input: RenderInput): ReportModel =>
+  typeof input === 'string' ? (JSON.parse(input) as ReportModel) : input;
 
 /**
  * Render on the calling thread: tests, benchmarks, and one-off CLI runs where nothing else needs the loop.
  * pdfkit is imported on the first render, so a process that renders in the pool never loads it.
  */
-export const renderInline: RenderFn = async (model) => (await import('../pdf/render.js')).renderReport(model);
+export const renderInline: RenderFn = async (input) =>
+  (await import('../pdf/render.js')).renderReport(modelOf(input));
 
 interface Task {
-  model: ReportModel;
+  /** Until posted to a thread; dropped then, so a queued or running task holds no model. */
+  input: RenderInput | null;
   resolve: (pdf: Buffer) => void;
   reject: (error: Error) => void;
 }
@@ -84,10 +98,10 @@ export class RenderPool {
 
   constructor(readonly size = defaultRenderThreads()) {}
 
-  readonly render: RenderFn = (model) =>
+  readonly render: RenderFn = (input) =>
     new Promise<Buffer>((resolve, reject) => {
       if (this.closed) return reject(new Error('The render pool is closed.'));
-      this.queue.push({ model, resolve, reject });
+      this.queue.push({ input, resolve, reject });
       this.dispatch();
     });
 
@@ -115,7 +129,8 @@ export class RenderPool {
       const task = this.queue.shift() as Task;
       slot.task = task;
       slot.worker.ref();
-      slot.worker.postMessage(task.model);
+      slot.worker.postMessage(task.input);
+      task.input = null;
     }
   }
 
@@ -165,10 +180,10 @@ let onThisThread = false;
  * The process-wide pool the registered report kinds use, created on first render; or this thread, once
  * renderOnThisThread() said so.
  */
-export const renderInPool: RenderFn = (model) => {
-  if (onThisThread) return renderInline(model);
+export const renderInPool: RenderFn = (input) => {
+  if (onThisThread) return renderInline(input);
   shared ??= new RenderPool();
-  return shared.render(model);
+  return shared.render(input);
 };
 
 /**

@@ -50,6 +50,13 @@ function record(
   } satisfies ReportStatusRecord;
 }
 
+/** A report job's A3 record with what it was read from: the job, and its deliveries where they were read. */
+interface ReportRead {
+  record: ReportStatusRecord;
+  job: JobRecord;
+  deliveries: JobRecord[] | null;
+}
+
 /**
  * SPEC.md A3 for a report job. The report job finishes when its PDF exists; the SPEC's completed means
  * generated and uploaded, so the status also reads the delivery jobs: processing while one is under way,
@@ -62,33 +69,54 @@ export async function reportStatus(
   jobId: string,
   opts: { owner?: string | null } = {},
 ): Promise<ReportStatusRecord | null> {
+  return (await readReport(store, jobId, opts))?.record ?? null;
+}
+
+async function readReport(
+  store: JobStore,
+  jobId: string,
+  opts: { owner?: string | null } = {},
+): Promise<ReportRead | null> {
   const job = await store.get(jobId);
   // Another key's job is answered exactly as a job that does not exist: its id tells nothing.
   const hidden = opts.owner !== undefined && job?.owner !== opts.owner;
   if (!job || !isReportKind(job.kind) || hidden) return null;
-  if (job.state === 'held' || job.state === 'ready') return record(job, 'pending', job.updatedAt);
-  if (job.state === 'running') return record(job, 'processing', job.updatedAt);
-  if (endedFailed(job)) return record(job, 'failed', job.updatedAt, errorOf(job));
+  const read = (record: ReportStatusRecord, deliveries: JobRecord[] | null = null) => ({
+    record,
+    job,
+    deliveries,
+  });
+  if (job.state === 'held' || job.state === 'ready') return read(record(job, 'pending', job.updatedAt));
+  if (job.state === 'running') return read(record(job, 'processing', job.updatedAt));
+  if (endedFailed(job)) return read(record(job, 'failed', job.updatedAt, errorOf(job)));
 
   const deliveries = await deliveryJobs(store, job.id);
   const updatedAt = Math.max(job.updatedAt, ...deliveries.map((d) => d.updatedAt));
-  if (deliveries.some((d) => !terminal(d))) return record(job, 'processing', updatedAt);
+  if (deliveries.some((d) => !terminal(d))) return read(record(job, 'processing', updatedAt), deliveries);
   const pdfSteps = deliveries.filter((d) => isPdfStep(d) && d.status !== 'rescheduled');
   const failedPdf = pdfSteps.find(endedFailed);
-  if (failedPdf) return record(job, 'failed', updatedAt, errorOf(failedPdf));
-  return record(job, 'completed', updatedAt);
+  if (failedPdf) return read(record(job, 'failed', updatedAt, errorOf(failedPdf)), deliveries);
+  return read(record(job, 'completed', updatedAt), deliveries);
+}
+
+function notFound(jobId: string): NotFoundError {
+  return new NotFoundError(`No report job with id ${jobId}.`, [
+    'List report jobs with `assay jobs list --kind report.full`.',
+  ]);
 }
 
 /** `reportStatus` for the CLI, where an unknown id is an error. */
 export async function requireReportStatus(store: JobStore, jobId: string): Promise<ReportStatusRecord> {
   const status = await reportStatus(store, jobId);
   if (status) return status;
-  throw new NotFoundError(`No report job with id ${jobId}.`, [
-    'List report jobs with `assay jobs list --kind report.full`.',
-  ]);
+  throw notFound(jobId);
 }
 
-/** Resolve once the report job and all its deliveries have ended, then give its A3 record. */
+/**
+ * Resolve once the report job and all its deliveries have ended, then give its A3 record. The end is judged
+ * on the read that gave the record: reading the job and its deliveries again cost a batch's last pass (the
+ * main thread alone, the render threads done) two more queries per report.
+ */
 export async function waitForReport(
   store: JobStore,
   jobId: string,
@@ -96,11 +124,13 @@ export async function waitForReport(
 ): Promise<ReportStatusRecord> {
   for (;;) {
     opts.signal?.throwIfAborted();
-    const status = await requireReportStatus(store, jobId);
+    const read = await readReport(store, jobId);
+    if (!read) throw notFound(jobId);
+    const { record: status, job } = read;
     if (status.status === 'completed' || status.status === 'failed') {
-      const job = await store.get(jobId);
-      const pending =
-        job && terminal(job) ? (await deliveryJobs(store, jobId)).some((d) => !terminal(d)) : true;
+      const pending = terminal(job)
+        ? (read.deliveries ?? (await deliveryJobs(store, jobId))).some((d) => !terminal(d))
+        : true;
       if (!pending) return status;
     }
     await new Promise((resolve) => setTimeout(resolve, opts.pollMs ?? 50));

@@ -106,6 +106,35 @@ export function refdataOptimalRanges(sex: Sex | null): OptimalRangeSource {
   };
 }
 
+/** An input's NHANES rows for one sex, by year of age, with their quantiles in the report's unit. */
+interface SexRows {
+  minAge: number;
+  maxAge: number;
+  /** The first row of each year of age, with its quantiles scaled (null where its unit does not convert). */
+  byAge: Map<number, readonly number[] | null>;
+}
+
+const sexRowsByTable = new WeakMap<object, Map<string, SexRows | null>>();
+
+/**
+ * Once per input and sex: a report looks up every biomarker, and filtering the input's rows, finding the
+ * age bounds and scaling the quantiles on each lookup was a tenth of building a report's model.
+ */
+function sexRows(input: NumericInput, sex: Sex): SexRows | null {
+  return memoised(sexRowsByTable, populationTable(), `${input}\0${sex}`, () => {
+    const rows = populationRows(input).filter((r) => r.sex === sex);
+    if (rows.length === 0) return null;
+    const ages = rows.map((r) => r.age);
+    const byAge = new Map<number, readonly number[] | null>();
+    for (const row of rows) {
+      if (byAge.has(row.age)) continue;
+      const factor = factorTo(input, row.unit);
+      byAge.set(row.age, factor === null ? null : row.quantiles.map((v) => v * factor));
+    }
+    return { minAge: Math.min(...ages), maxAge: Math.max(...ages), byAge };
+  });
+}
+
 /** Percentile (0-100) of a value among people of the same sex and year of age in NHANES; null when unknown. */
 export function populationPercentile(
   input: NumericInput,
@@ -114,14 +143,11 @@ export function populationPercentile(
   age: number,
 ): number | null {
   if (!sex) return null;
-  const rows = populationRows(input).filter((r) => r.sex === sex);
-  if (rows.length === 0) return null;
-  const ages = rows.map((r) => r.age);
-  const year = Math.min(Math.max(Math.round(age), Math.min(...ages)), Math.max(...ages));
-  const row = rows.find((r) => r.age === year);
-  const factor = row ? factorTo(input, row.unit) : null;
-  if (!row || factor === null) return null;
-  const q = row.quantiles.map((v) => v * factor);
+  const found = sexRows(input, sex);
+  if (!found) return null;
+  const year = Math.min(Math.max(Math.round(age), found.minAge), found.maxAge);
+  const q = found.byAge.get(year);
+  if (!q) return null;
   const first = q[0] as number;
   const last = q[q.length - 1] as number;
   if (value <= first) return 1;
