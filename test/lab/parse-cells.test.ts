@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cellKind } from '../../src/lab/pipeline/table/cell-kind.js';
 import { splitFlag } from '../../src/lab/pipeline/table/flags.js';
-import { columnRole, isColumnLabel } from '../../src/lab/pipeline/table/header.js';
+import { columnRole, isColumnLabel, readHeader } from '../../src/lab/pipeline/table/header.js';
 import { splitRangeAndUnit } from '../../src/lab/pipeline/table/range-unit.js';
 
 describe('splitFlag', () => {
@@ -30,6 +30,10 @@ describe('splitFlag', () => {
     ['2.1 [LL]', '2.1', 'LL'],
     ['14.1 ↑', '14.1', 'H'],
     ['3.2 ↓', '3.2', 'L'],
+    // Starred flags: one star, or two for a critical value; kept as printed.
+    ['7.1 H*', '7.1', 'H*'],
+    ['6.5 L**', '6.5', 'L**'],
+    ['6.5 L***', '6.5 L***', null],
     // Brackets that hold no flag letter, or two different ones, are left with the value.
     ['4.2 [HL]', '4.2 [HL]', null],
     ['12 (calc)', '12 (calc)', null],
@@ -104,6 +108,27 @@ describe('columnRole', () => {
     ['Result & Risk', 'risk'],
   ])('%s -> %s', (label, role) => {
     expect(columnRole(label)).toBe(role);
+  });
+
+  it('reads "Normal | Abnormal" side by side as two result columns, each alone as a range and a flag', () => {
+    const header = (...labels: string[]) =>
+      readHeader({
+        pageNumber: 1,
+        y: 100,
+        font: 11,
+        raised: [],
+        cells: labels.map((text, i) => ({ x: 50 + i * 80, text })),
+      });
+    const roles = (found: ReturnType<typeof header>) => found?.columns.map((c) => c.role);
+    expect(roles(header('Test', 'Normal', 'Abnormal', 'Flag', 'Units'))).toEqual([
+      'name',
+      'value',
+      'value',
+      'flag',
+      'unit',
+    ]);
+    expect(roles(header('Test', 'Result', 'Normal', 'Units'))).toEqual(['name', 'value', 'range', 'unit']);
+    expect(roles(header('Test', 'Result', 'Abnormal', 'Units'))).toEqual(['name', 'value', 'flag', 'unit']);
   });
 
   it('recognises no column in ordinary text', () => {

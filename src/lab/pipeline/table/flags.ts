@@ -45,11 +45,14 @@ export function splitFlag(text: string): FlaggedValue {
   return { value: trimmed.slice(0, at), flag: flagText(last) };
 }
 
-/** `*H`, `H*`: some labs star the flag; the star adds nothing to it. `[H]`, `(L)`, `↑`: see flagText. */
+/**
+ * `*H`, `H*`, `L**`: some labs star the flag (two stars: a critical value); the stars add nothing to which
+ * flag it is. `[H]`, `(L)`, `↑`: see flagText.
+ */
 export function isFlag(word: string): boolean {
   const bare = word
     .trim()
-    .replace(/^\*|\*$/g, '')
+    .replace(/^\*{1,2}|\*{1,2}$/g, '')
     .toUpperCase();
   return FLAG_WORDS.has(bare) || bracketed(word) !== null || ARROWS[word.trim()] !== undefined;
 }

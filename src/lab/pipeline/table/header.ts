@@ -87,8 +87,22 @@ export function isColumnLabel(text: string): boolean {
     .every((word) => LABEL_JOINERS.has(word) || VOCABULARY.some(([pattern]) => pattern.test(word)));
 }
 
+/**
+ * "Normal | Abnormal": hospital reports print each result in one of two columns by whether it is in range
+ * (as Quest prints "In Range | Out Of Range"). Alone, "Normal" heads a range ("Normal Values") and
+ * "Abnormal" a flag; side by side, both are results.
+ */
+function splitResultColumns(cells: readonly Cell[], roles: Array<ColumnRole | 'risk' | null>): void {
+  const at = (key: string) => cells.findIndex((cell) => labelKey(cell.text) === key);
+  const [normal, abnormal] = [at('normal'), at('abnormal')];
+  if (normal < 0 || abnormal < 0 || Math.abs(normal - abnormal) !== 1) return;
+  roles[normal] = 'value';
+  roles[abnormal] = 'value';
+}
+
 export function readHeader(line: LineView): TableHeader | null {
   const roles = line.cells.map((cell) => columnRole(cell.text));
+  splitResultColumns(line.cells, roles);
   const known = roles.filter((role) => role !== null);
   // A report of one or two qualitative tests can head its table with two words alone ("Test | Result").
   const twoColumns = line.cells.length === 2 && roles[0] === 'name' && roles[1] === 'value';
