@@ -255,6 +255,40 @@ describe("other laboratories' layouts", () => {
     ]);
   });
 
+  it('keeps a method note out of the names where too few rows show the habit, and reads A : G Ratio', async () => {
+    const bytes = await pdf((doc) => {
+      header(doc);
+      row(doc, 130, [
+        [36, 'Test Name'],
+        [260, 'Results'],
+        [360, 'Units'],
+        [450, 'Bio. Ref. Interval'],
+      ]);
+      row(doc, 150, [[36, 'LIVER PANEL']]);
+      row(doc, 170, [
+        [36, 'Albumin'],
+        [260, '4.00'],
+        [360, 'g/dL'],
+        [450, '3.20 - 4.80'],
+      ]);
+      row(doc, 181.3, [[36, '(BCG)']]);
+      row(doc, 194, [
+        [36, 'A : G Ratio'],
+        [260, '1.33'],
+        [450, '0.90 - 2.00'],
+      ]);
+      row(doc, 214, [
+        [36, 'Glucose Fasting, Plasma'],
+        [260, '83.50'],
+        [360, 'mg/dL'],
+        [450, '70.00 - 100.00'],
+      ]);
+      row(doc, 225.3, [[36, '(Hexokinase)']]);
+    });
+    const outcome = await runPipeline(bytes, { anyLab: true });
+    expect(namesOf(outcome)).toEqual(['Albumin', 'A : G Ratio', 'Glucose Fasting, Plasma']);
+  });
+
   it('files the first rows under the label above them, though it is set a little smaller than they are', async () => {
     const bytes = await pdf((doc) => {
       header(doc);

@@ -177,6 +177,9 @@ describe('cellKind', () => {
     ['02/27/2025', 'date'],
     ['Collected: 11/13/2024 03:32 PM UTC', 'date'],
     ['Dir: Someone, MD', 'label'],
+    // A ratio of two letters is a name, not a label.
+    ['A : G Ratio', 'text'],
+    ['A:G', 'text'],
     ['NEGATIVE', 'text'],
   ])('%j -> %s', (text, kind) => {
     expect(cellKind(text)).toBe(kind);

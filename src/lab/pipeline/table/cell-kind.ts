@@ -31,6 +31,8 @@ const SEMI_QUANT = /^(?:\d\+|\d+:\d+)$/;
 const DATE = /\b\d{1,2}\/\d{1,2}\/(?:\d{4}|\d{2})\b/;
 /** `Collected: ...`, `Dir: ...`, `Reference Range:`: labels and their values, never results. */
 const LABEL = /^[A-Za-z][A-Za-z0-9 .#&()/'-]{0,40}:(?:\s|$)/;
+/** `A : G Ratio`, `A:G`: a ratio of two letters, a test's name, not a label. */
+const LETTER_RATIO = /^[A-Za-z]\s*:\s*[A-Za-z](?:\s|$)/;
 
 export function cellKind(text: string): CellKind {
   const t = text.trim().replace(/\s+/g, ' ');
@@ -40,7 +42,7 @@ export function cellKind(text: string): CellKind {
   if (PLAIN.test(t) || SEMI_QUANT.test(t)) return 'number';
   if (BOUNDED.test(t)) return 'bounded';
   if (INTERVAL.test(t)) return 'interval';
-  if (LABEL.test(t)) return 'label';
+  if (LABEL.test(t) && !LETTER_RATIO.test(t)) return 'label';
   if (isValueWithFlag(t)) return 'valueFlag';
   if (splitValueUnit(t)) return 'valueUnit';
   const split = splitRangeAndUnit(t);

@@ -78,8 +78,19 @@ interface WalkState {
 const PARENTHESISED = /^\([^()]*\)$/;
 /** A note of how a test was done, printed under its name ("Method Derived from RBC Histogram"). */
 const METHOD_LINE = /^method(?:ology)?\b/i;
+/**
+ * Assay methods laboratories name in parentheses under a test ("(Hexokinase)", "(Real Time PCR)", "(BCG)"):
+ * such a line is a method note even where the document prints too few rows to show the habit.
+ */
+const METHOD_WORDS =
+  /\b(?:pcr|real[- ]time|hexokinase|elisa|clia|cmia|eclia|immunoassay|immunoturbidimetr\w*|turbidimetr\w*|nephelometr\w*|photometr\w*|spectrophotometr\w*|colorimetr\w*|enzymatic|hplc|ise|flow cytometry|electrophoresis|chemiluminescen\w*|ifcc|jaffe|god[- ]pod|gpo|biuret|bcg|bcp|uricase|diazo|impedance)\b/i;
 /** Rows with a parenthesised line right under them that make a document's habit of method notes. */
 const METHOD_NOTE_ROWS = 3;
+
+/** A line wholly in parentheses that names a method, or any such line where the document makes a habit of them. */
+function isMethodNote(text: string, state: WalkState): boolean {
+  return PARENTHESISED.test(text) && (state.methodNotes || METHOD_WORDS.test(text));
+}
 
 /**
  * Whether the document puts a method in parentheses under its rows (Indian reference laboratories): a
@@ -155,7 +166,7 @@ function readAt(lines: readonly TableLine[], i: number, metrics: TableMetrics, s
   }
   const next = lines[i + 1];
   if (isNameOnly(line)) {
-    if (next && isNameThenValues(lines, i, metrics)) {
+    if (next && !isMethodNote(line.name.trim(), state) && isNameThenValues(lines, i, metrics)) {
       addRow(line, line.name, metrics, state, next);
       return 1;
     }
@@ -297,7 +308,7 @@ function readNameOnly(line: TableLine, metrics: TableMetrics, state: WalkState):
   }
   state.lastRowLine = null;
   // A method note under a row is neither a heading nor a name: the row above stays in its panel.
-  if (state.methodNotes && PARENTHESISED.test(text.trim())) return;
+  if (isMethodNote(text.trim(), state)) return;
   if (isHeadingWrap(line, metrics, state)) {
     const panel = state.current;
     if (panel && panel.rows.length === 0) panel.panelName = `${panel.panelName} ${text}`;
@@ -410,8 +421,9 @@ function isWrappedName(line: TableLine, metrics: TableMetrics, state: WalkState)
   if (line.name.length > WRAP_MAX_LENGTH || /[.:;]$/.test(line.name) || line.labCode) return false;
   if (isHeadingLevelRow(line, metrics) && metrics.headingX !== null) return false;
   if (CONTINUED.test(line.name) || line.pointer) return false;
-  if (state.methodNotes && PARENTHESISED.test(line.name.trim())) return false;
-  if (METHOD_LINE.test(line.name.trim())) return false;
+  const name = line.name.trim();
+  if (isMethodNote(name, state)) return false;
+  if (METHOD_LINE.test(name)) return false;
   if (isTitlePhrase(line.name) && /[a-z]/.test(state.lastRow.biomarker)) return false;
   return sameFont(line.view.font, metrics.rowFont);
 }
