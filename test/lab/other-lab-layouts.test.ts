@@ -289,6 +289,91 @@ describe("other laboratories' layouts", () => {
     expect(namesOf(outcome)).toEqual(['Albumin', 'A : G Ratio', 'Glucose Fasting, Plasma']);
   });
 
+  it('keeps a group label out of its first row where notes follow that row (DLC over its counts)', async () => {
+    const bytes = await pdf((doc) => {
+      header(doc);
+      const at = (y: number, cells: Array<[number, string]>, size = 9.6) => row(doc, y - 120, cells, size);
+      at(241, [
+        [35, 'Test Name'],
+        [281, 'Result'],
+        [344, 'Biological Ref. Interval'],
+        [528, 'Unit'],
+      ]);
+      at(283, [[36, 'COMPLETE BLOOD COUNT, EDTA WHOLE BLOOD']]);
+      at(298, [
+        [36, 'HEMOGLOBIN (HB)'],
+        [282, '15.6'],
+        [344, '13.5 - 18.5'],
+        [528, 'gm/dL'],
+      ]);
+      at(309, [[36, 'Sample: Whole Blood EDTA']], 6.5);
+      at(325, [
+        [36, 'TOTAL LEUCOCYTE COUNT (TLC)'],
+        [282, '9300'],
+        [344, '4000 - 11000'],
+      ]);
+      at(338, [[36, 'Sample: Whole Blood EDTA']], 8.4);
+      at(354, [[36, 'DIFFERENTIAL LEUCOCYTE COUNT (DLC)']]);
+      at(369, [
+        [48, 'NEUTROPHILS'],
+        [282, '60'],
+        [344, '40 - 70'],
+        [528, '%'],
+      ]);
+      at(381, [[36, 'Sample: Whole Blood EDTA']], 8.4);
+      at(393, [[36, 'Method: VCS Technology & Microscopy']], 8.4);
+      at(
+        411,
+        [
+          [48, 'LYMPHOCYTES'],
+          [282, '30'],
+          [344, '20 - 45'],
+          [528, '%'],
+        ],
+        10.1,
+      );
+      at(421, [[36, 'Sample: Whole Blood EDTA']], 6.5);
+      at(429, [[36, 'Method: VCS Technology & Microscopy']], 6.5);
+      const more: Array<[number, string, string, string]> = [
+        [448, 'EOSINOPHILS', '4', '1 - 6'],
+        [484, 'MONOCYTES', '5', '1 - 8'],
+        [521, 'BASOPHILS', '1', '0 - 1'],
+      ];
+      for (const [y, name, value, range] of more) {
+        at(
+          y,
+          [
+            [48, name],
+            [282, value],
+            [344, range],
+            [528, '%'],
+          ],
+          10.1,
+        );
+        at(y + 9, [[36, 'Sample: Whole Blood EDTA']], 6.5);
+        at(y + 18, [[36, 'Method: VCS Technology & Microscopy']], 6.5);
+      }
+      at(556, [
+        [36, 'RBC COUNT'],
+        [282, '4.8'],
+        [344, '4.0 - 6.0'],
+        [528, 'mill/cumm'],
+      ]);
+      at(567, [[36, 'Sample: Whole Blood EDTA']], 6.5);
+    });
+    const outcome = await runPipeline(bytes, { anyLab: true });
+    expect(namesOf(outcome)).toEqual([
+      'HEMOGLOBIN (HB)',
+      'TOTAL LEUCOCYTE COUNT (TLC)',
+      'NEUTROPHILS',
+      'LYMPHOCYTES',
+      'EOSINOPHILS',
+      'MONOCYTES',
+      'BASOPHILS',
+      'RBC COUNT',
+    ]);
+  });
+
   it('files the first rows under the label above them, though it is set a little smaller than they are', async () => {
     const bytes = await pdf((doc) => {
       header(doc);

@@ -9,6 +9,7 @@
  */
 
 import type { ParsedPanel, ParsedRow, ValidationFlag } from '../../types.js';
+import { cellKind } from './cell-kind.js';
 import { withoutNameFlag } from './doubts.js';
 import { COLUMN_SLACK, isColumnLabel } from './header.js';
 import { joinsUnit } from './ocr-rows.js';
@@ -86,6 +87,13 @@ const METHOD_WORDS =
   /\b(?:pcr|real[- ]time|hexokinase|elisa|clia|cmia|eclia|immunoassay|immunoturbidimetr\w*|turbidimetr\w*|nephelometr\w*|photometr\w*|spectrophotometr\w*|colorimetr\w*|enzymatic|hplc|ise|flow cytometry|electrophoresis|chemiluminescen\w*|ifcc|jaffe|god[- ]pod|gpo|biuret|bcg|bcp|uricase|diazo|impedance)\b/i;
 /** Rows with a parenthesised line right under them that make a document's habit of method notes. */
 const METHOD_NOTE_ROWS = 3;
+
+/** A note under a row: a `Label: value` line alone ("Sample: Whole Blood EDTA") or a method line. */
+function isNoteLine(line: TableLine): boolean {
+  if (line.value !== null || line.range !== null || line.unit !== null) return false;
+  const text = line.view.cells.map((cell) => cell.text.trim()).join(' ');
+  return cellKind(text) === 'label' || METHOD_LINE.test(text);
+}
 
 /** A line wholly in parentheses that names a method, or any such line where the document makes a habit of them. */
 function isMethodNote(text: string, state: WalkState): boolean {
@@ -291,7 +299,9 @@ function isSplitRow(lines: readonly TableLine[], i: number, metrics: TableMetric
   if (sharesWord(head.name, tail.name, 2) || /[:;.]$/.test(head.name)) return false;
   // A heading over a single test prints no site code of its own; a name split from its values does.
   if (!head.labCode && isHeadingLevelRow(head, metrics)) return false;
-  const after = lines[i + 2];
+  // The line after the tail, past the notes printed under it ("Sample: ...", "Method: ..."): another row
+  // at the tail's indent makes the name a heading over rows.
+  const after = lines.slice(i + 2).find((line) => !isNoteLine(line));
   const onlyRow =
     !after ||
     after.view.pageNumber !== head.view.pageNumber ||
