@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Engine } from '../engine/engine.js';
 import { SERVER_KEY_CACHE_MS } from '../keys/api-keys.js';
 import { SqliteKeyStore } from '../keys/sqlite.js';
@@ -96,6 +96,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       connectionsCheckingInterval: Math.min(30_000, Math.max(250, connections.requestTimeoutMs / 4)),
     },
   });
+  log?.attach(app);
+  // A request's rare lines (a fault, a store problem) carry its request id; Fastify makes no logger per request.
+  const logOf = (req: FastifyRequest) => (log ? log.of(req) : req.log);
   capConnectionsPerIp(app.server, connections.maxConnectionsPerIp);
   const keys = opts.keys ?? new SqliteKeyStore(opts.db, { home: opts.home });
   await keys.sealPlainSecrets();
@@ -109,7 +112,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   app.setErrorHandler((err, req, reply) => {
     const e = normaliseError(err);
-    if (e.statusCode >= 500) req.log.error({ err: { type: (err as Error).name } }, 'request failed');
+    if (e.statusCode >= 500) logOf(req).error({ err: { type: (err as Error).name } }, 'request failed');
     return answerError(req, reply, e);
   });
   app.setNotFoundHandler((req, reply) =>
@@ -128,7 +131,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       problem = (error as { code?: string }).code ?? 'error';
     }
     if (problem === null) return { status: 'ready' };
-    req.log.warn({ store: problem }, 'store not writable');
+    logOf(req).warn({ store: problem }, 'store not writable');
     reply.status(503).header('retry-after', '5');
     return { status: 'unavailable', reason: 'The job store cannot take writes right now.' };
   });
