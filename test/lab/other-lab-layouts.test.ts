@@ -255,7 +255,7 @@ describe("other laboratories' layouts", () => {
     ]);
   });
 
-  it('keeps a method note out of the names where too few rows show the habit, and reads A : G Ratio', async () => {
+  it('keeps a method note out of the names where too few rows show the habit; reads A : G Ratio and G2', async () => {
     const bytes = await pdf((doc) => {
       header(doc);
       row(doc, 130, [
@@ -284,9 +284,17 @@ describe("other laboratories' layouts", () => {
         [450, '70.00 - 100.00'],
       ]);
       row(doc, 225.3, [[36, '(Hexokinase)']]);
+      // A KDIGO category is a result printed as a word.
+      row(doc, 240, [
+        [36, 'GFR Category'],
+        [260, 'G2'],
+      ]);
     });
     const outcome = await runPipeline(bytes, { anyLab: true });
-    expect(namesOf(outcome)).toEqual(['Albumin', 'A : G Ratio', 'Glucose Fasting, Plasma']);
+    expect(namesOf(outcome)).toEqual(['Albumin', 'A : G Ratio', 'Glucose Fasting, Plasma', 'GFR Category']);
+    if (outcome.status !== 'completed') throw new Error('not completed');
+    // G2 mixes a letter and a digit as a category does, not as a misread number does.
+    expect(outcome.result.panels.flatMap((p) => p.panelResults.flatMap((r) => r.doubts ?? []))).toEqual([]);
   });
 
   it('keeps a group label out of its first row where notes follow that row (DLC over its counts)', async () => {

@@ -53,10 +53,11 @@ export function cellKind(text: string): CellKind {
 
 /**
  * Words results are reported in: qualitative findings, colours, clarity, blood groups, and a blood smear's
- * findings ("Nil", "Adequate", "Normocytic Normochromic", "Neutrophilia", "Lymphocytosis", "Thrombocytopenia").
+ * findings ("Nil", "Adequate", "Normocytic Normochromic", "Neutrophilia", "Lymphocytosis", "Thrombocytopenia"),
+ * and the KDIGO categories of kidney function (GFR G1-G5, G3a/G3b; albuminuria A1-A3).
  */
 export const QUALITATIVE =
-  /^(?:(?:non[- ]?)?reactive|negative|positive|neg|pos|detected|not detected|none detected|none seen|not seen|equivocal|indeterminate|inconclusive|borderline|normal|abnormal|trace|few|many|rare|occasional|moderate|small|large|present|absent|immune|non[- ]?immune|see (?:note|below|comment)|not reported|pending|cancelled|tnp|qns|yellow|light yellow|dark yellow|straw|amber|orange|red|brown|colorless|clear|slightly cloudy|cloudy|hazy|turbid|(?:a|b|ab|o)(?: (?:pos|neg|positive|negative|rh\+|rh-))?|rh (?:positive|negative)|no growth|growth|normal flora|nil|adequate|inadequate|(?:normocytic|microcytic|macrocytic)(?: (?:normochromic|hypochromic))?|(?:neutrophil|eosinophil|basophil)ia|(?:lymphocyt|monocyt|leu[ck]ocyt|thrombocyt|anisocyt|poikilocyt)osis|(?:lympho|neutro|leu[ck]o|thrombocyto|pancyto)penia|intermediate|low|high|not applicable|n\/a|not calculated|not given|[\w()]+ (?:positive|negative))(?:\s*\(.*\))?$/i;
+  /^(?:(?:non[- ]?)?reactive|negative|positive|neg|pos|detected|not detected|none detected|none seen|not seen|equivocal|indeterminate|inconclusive|borderline|normal|abnormal|trace|few|many|rare|occasional|moderate|small|large|present|absent|immune|non[- ]?immune|see (?:note|below|comment)|not reported|pending|cancelled|tnp|qns|yellow|light yellow|dark yellow|straw|amber|orange|red|brown|colorless|clear|slightly cloudy|cloudy|hazy|turbid|(?:a|b|ab|o)(?: (?:pos|neg|positive|negative|rh\+|rh-))?|rh (?:positive|negative)|no growth|growth|normal flora|nil|adequate|inadequate|(?:normocytic|microcytic|macrocytic)(?: (?:normochromic|hypochromic))?|(?:neutrophil|eosinophil|basophil)ia|(?:lymphocyt|monocyt|leu[ck]ocyt|thrombocyt|anisocyt|poikilocyt)osis|(?:lympho|neutro|leu[ck]o|thrombocyto|pancyto)penia|intermediate|low|high|not applicable|n\/a|not calculated|not given|[\w()]+ (?:positive|negative)|g[1-5]|g3[ab]|a[1-3])(?:\s*\(.*\))?$/i;
 
 /** `65 H`, `<1.0 L`, `TRACE A`, `1246 High`: a value and its flag printed in one cell. */
 function isValueWithFlag(text: string): boolean {

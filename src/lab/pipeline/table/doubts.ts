@@ -35,8 +35,8 @@ export const ROW_DOUBT_CODES: ReadonlySet<string> = new Set([
 
 /** Digits and letters run together ("1O.5", "12.3mg"): a misprint or a misread, not a clean value. */
 const MIXED_NUMBER = /^[<>]?=?\s*(\d[\d.,]*[a-z]+[\d.,a-z]*|[a-z]+\d[\d.,]*)$/i;
-/** Semi-quantitative values ("1+", "2+") and ratios mix nothing. */
-const ALLOWED_MIXED = /^(\d\+|\d+:\d+)$/;
+/** Semi-quantitative values ("1+", "2+"), ratios and KDIGO kidney categories ("G3a", "A2") mix nothing. */
+const ALLOWED_MIXED = /^(\d\+|\d+:\d+|g[1-5]|g3[ab]|a[1-3])$/i;
 
 /** What a row's doubts depend on beyond the row: how the document prints. */
 export interface DocumentStyle {
