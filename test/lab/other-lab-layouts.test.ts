@@ -289,6 +289,16 @@ describe("other laboratories' layouts", () => {
         [36, 'GFR Category'],
         [260, 'G2'],
       ]);
+      // An interpretation's bulleted list: no row, the bullet is no value.
+      row(doc, 270, [[36, 'Decreased Levels']]);
+      row(doc, 286, [
+        [54, '·'],
+        [72, 'Inadequate exposure to sunlight'],
+      ]);
+      row(doc, 302, [
+        [54, '·'],
+        [72, 'Dietary deficiency'],
+      ]);
     });
     const outcome = await runPipeline(bytes, { anyLab: true });
     expect(namesOf(outcome)).toEqual(['Albumin', 'A : G Ratio', 'Glucose Fasting, Plasma', 'GFR Category']);

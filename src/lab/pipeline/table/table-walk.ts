@@ -77,6 +77,8 @@ interface WalkState {
 
 /** A line wholly in parentheses: "(Photometry)", "(IFCC without P5P)", "(Calculated)". */
 const PARENTHESISED = /^\([^()]*\)$/;
+/** List bullets, printed where a value would be. */
+const BULLET = /^[·•●▪◦‣∙]+$/u;
 /** A note of how a test was done, printed under its name ("Method Derived from RBC Histogram"). */
 const METHOD_LINE = /^method(?:ology)?\b/i;
 /**
@@ -272,6 +274,8 @@ function isNameThenValues(lines: readonly TableLine[], i: number, metrics: Table
   const line = lines[i] as TableLine;
   const next = lines[i + 1];
   if (next === undefined || next.name !== '' || next.value === null || next.bands) return false;
+  // A bulleted list under a label ("Decreased Levels" over "· Dietary deficiency"): the bullet is no value.
+  if (BULLET.test(next.value.trim())) return false;
   if (next.view.pageNumber !== line.view.pageNumber || line.nameX === null) return false;
   if (!isTestName(line.name) || (next.range === null && next.unit === null)) return false;
   if (next.view.y - line.view.y > NEAR_PITCHES * metrics.rowPitch) return false;
