@@ -169,7 +169,3 @@ export function nearestBand(x: number, header: BandHeader): number {
   });
   return best;
 }
-
-export function centreOf(cell: Cell): number {
-  return cell.right === undefined ? cell.x + cell.text.trim().length * 2.5 : (cell.x + cell.right) / 2;
-}

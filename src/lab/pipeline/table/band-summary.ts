@@ -2,6 +2,7 @@
  * What a band table's rows repeat: the closing summary of such reports (band-table.ts), and the values a
  * row can hold.
  */
+import { normaliseName } from '../../../terminology/normalise-name.js';
 import type { ParsedPanel } from '../../types.js';
 import type { Cell } from '../pdf/layout.js';
 import { cellKind, QUALITATIVE, startsName } from './cell-kind.js';
@@ -26,14 +27,14 @@ export function claimSummaryCopies(pages: readonly (readonly LineView[])[], out:
   const printed = new Set<string>();
   const names = new Set<string>();
   for (const panel of out.panels) {
-    names.add(nameKey(panel.panelName));
+    names.add(normaliseName(panel.panelName));
     for (const row of panel.rows) {
-      names.add(nameKey(row.biomarker));
+      names.add(normaliseName(row.biomarker));
       printed.add(pairKey(row.biomarker, row.resultValue ?? ''));
     }
   }
   for (const view of out.read) {
-    for (const cell of view.cells) if (startsName(cell.text)) names.add(nameKey(cell.text));
+    for (const cell of view.cells) if (startsName(cell.text)) names.add(normaliseName(cell.text));
   }
   // A name seen with numbers after it (a chart's markers, then its values) may be summarised by any of them.
   for (const view of out.unread) {
@@ -55,7 +56,7 @@ function repeats(cells: readonly Cell[], names: ReadonlySet<string>, printed: Re
   if (cells.length === 0) return false;
   for (let i = 0; i < cells.length; i += 1) {
     const name = (cells[i] as Cell).text;
-    if (!names.has(nameKey(name))) return false;
+    if (!names.has(normaliseName(name))) return false;
     const value = cells[i + 1]?.text;
     if (value === undefined || !isValue(value)) continue;
     if (!printed.has(pairKey(name, value))) return false;
@@ -64,12 +65,8 @@ function repeats(cells: readonly Cell[], names: ReadonlySet<string>, printed: Re
   return true;
 }
 
-function nameKey(name: string): string {
-  return name.toLowerCase().replace(/[^\p{L}\p{Nd}]+/gu, '');
-}
-
 function pairKey(name: string, value: string): string {
-  return `${nameKey(name)}=${value.trim()}`;
+  return `${normaliseName(name)}=${value.trim()}`;
 }
 
 export function isValue(text: string): boolean {

@@ -17,21 +17,13 @@
 import type { ParsedPanel, ParsedRow } from '../../types.js';
 import type { Cell } from '../pdf/layout.js';
 import { parseReferenceRange } from '../results/ranges.js';
-import {
-  type BandHeader,
-  bandHeader,
-  bandsIn,
-  centreOf,
-  headerOf,
-  nearestBand,
-  tableStarts,
-} from './band-header.js';
+import { type BandHeader, bandHeader, bandsIn, headerOf, nearestBand, tableStarts } from './band-header.js';
 import { type BandTables, claimSummaryCopies, isValue } from './band-summary.js';
 import { cellKind, isUnit, startsName } from './cell-kind.js';
 import { readHeader } from './header.js';
 import type { LineView } from './line.js';
 import { splitRangeAndUnit } from './range-unit.js';
-import { lineBox, unionBox } from './row-box.js';
+import { centreOf, lineBox, unionBox } from './row-box.js';
 import { looksLikeResult } from './table-lines.js';
 
 export type { BandTables } from './band-summary.js';

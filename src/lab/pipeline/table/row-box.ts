@@ -3,6 +3,7 @@
  * top-left corner (the layout's coordinates), so a reviewer can be shown the row on the page image.
  */
 import type { RowBox } from '../../types.js';
+import type { Cell } from '../pdf/layout.js';
 import type { LineView } from './line.js';
 
 /** Lines carry their baseline; text rises about one font size above it and descends a quarter below. */
@@ -38,6 +39,11 @@ export function unionBox(a: RowBox, b: RowBox): RowBox {
     width: round(Math.max(a.x + a.width, b.x + b.width) - x),
     height: round(Math.max(a.y + a.height, b.y + b.height) - y),
   };
+}
+
+/** A cell's horizontal centre; a cell made by hand without its width is taken as 5 pt a character. */
+export function centreOf(cell: Cell): number {
+  return cell.right === undefined ? cell.x + cell.text.trim().length * 2.5 : (cell.x + cell.right) / 2;
 }
 
 const round = (n: number) => Math.round(n * 10) / 10;

@@ -14,7 +14,7 @@
 import type { ParsedPanel, ParsedRow } from '../../types.js';
 import type { Cell } from '../pdf/layout.js';
 import type { LineView } from './line.js';
-import { lineBox } from './row-box.js';
+import { centreOf, lineBox } from './row-box.js';
 
 export interface TitreGrids {
   panels: ParsedPanel[];
@@ -110,10 +110,6 @@ function splitDilutions(cell: Cell): Column[] | null {
     printed: w.replace(/\s+/g, ''),
     centre: cell.x + ((i + 0.5) * width) / words.length,
   }));
-}
-
-function centreOf(cell: Cell): number {
-  return cell.right === undefined ? cell.x + cell.text.trim().length * 2.5 : (cell.x + cell.right) / 2;
 }
 
 /**
