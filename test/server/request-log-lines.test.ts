@@ -3,10 +3,9 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openEngine } from '../../src/cli/engine.js';
-import { openDatabase } from '../../src/engine/sqlite/open-database.js';
-import { buildApp } from '../../src/server/app.js';
 import { startServer } from '../../src/server/serve.js';
 import { tmpHome } from '../engine/support/tmp-home.js';
+import { withOneRoute } from './support/one-route-app.js';
 import { createKey } from './support/test-server.js';
 
 // Fastify's own logger is off (request-log.ts): what it wrote must still be written, through ours.
@@ -72,34 +71,19 @@ describe("the server's own lines beside the request lines (a real server writing
   it('at warn, writes no line per request, yet a fault with its request id', async () => {
     const { key } = createKey(home.dir);
     const file = join(home.dir, 'warn.log');
-    const engine = await openEngine({ home: home.dir });
-    const db = openDatabase(home.dir);
-    const app = await buildApp({
-      engine,
-      db,
-      home: home.dir,
-      logger: { level: 'warn', destination: file },
-      areas: [
-        {
-          name: 'faulty',
-          routes: [],
-          register: async (scope) => {
-            scope.get('/faulty', async () => {
-              throw new Error('a fault');
-            });
-          },
-        },
-      ],
-    });
-    try {
-      const url = await app.listen({ host: '127.0.0.1', port: 0 });
-      expect((await fetch(`${url}/healthz`)).status).toBe(200);
-      expect((await fetch(`${url}/faulty`, { headers: { 'x-api-key': key } })).status).toBe(500);
-    } finally {
-      await app.close();
-      await engine.close();
-      db.close();
-    }
+    await withOneRoute(
+      home.dir,
+      { level: 'warn', file },
+      '/faulty',
+      async () => {
+        throw new Error('a fault');
+      },
+      async (app) => {
+        const url = await app.listen({ host: '127.0.0.1', port: 0 });
+        expect((await fetch(`${url}/healthz`)).status).toBe(200);
+        expect((await fetch(`${url}/faulty`, { headers: { 'x-api-key': key } })).status).toBe(500);
+      },
+    );
     const lines = readLines(file);
     expect(lines.map((l) => [l.level, l.msg])).toEqual([[50, 'request failed']]);
     expect(lines[0]?.reqId).toEqual(expect.any(String));
@@ -109,37 +93,22 @@ describe("the server's own lines beside the request lines (a real server writing
   it("logs a stream's failure after the headers as Fastify did, with the request id", async () => {
     const { key } = createKey(home.dir);
     const file = join(home.dir, 'stream.log');
-    const engine = await openEngine({ home: home.dir });
-    const db = openDatabase(home.dir);
-    const app = await buildApp({
-      engine,
-      db,
-      home: home.dir,
-      logger: { level: 'info', destination: file },
-      areas: [
-        {
-          name: 'broken-stream',
-          routes: [],
-          register: async (scope) => {
-            scope.get('/broken-stream', async (_req, reply) => {
-              const body = new Readable({ read() {} });
-              body.push('a first chunk');
-              setTimeout(() => body.destroy(new Error('the source failed')), 20);
-              return reply.type('text/plain').send(body);
-            });
-          },
-        },
-      ],
-    });
-    try {
-      const url = await app.listen({ host: '127.0.0.1', port: 0 });
-      const res = await fetch(`${url}/broken-stream`, { headers: { 'x-api-key': key } });
-      await expect(res.text()).rejects.toThrow();
-    } finally {
-      await app.close();
-      await engine.close();
-      db.close();
-    }
+    await withOneRoute(
+      home.dir,
+      { level: 'info', file },
+      '/broken-stream',
+      async (_req, reply) => {
+        const body = new Readable({ read() {} });
+        body.push('a first chunk');
+        setTimeout(() => body.destroy(new Error('the source failed')), 20);
+        return reply.type('text/plain').send(body);
+      },
+      async (app) => {
+        const url = await app.listen({ host: '127.0.0.1', port: 0 });
+        const res = await fetch(`${url}/broken-stream`, { headers: { 'x-api-key': key } });
+        await expect(res.text()).rejects.toThrow();
+      },
+    );
     const lines = readLines(file).filter((l) => l.reqId);
     expect(lines.map((l) => [l.level, l.msg])).toEqual([
       [40, 'response terminated with an error with headers already sent'],

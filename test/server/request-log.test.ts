@@ -4,13 +4,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openEngine } from '../../src/cli/engine.js';
-import { openDatabase } from '../../src/engine/sqlite/open-database.js';
 import { NotFoundError } from '../../src/errors.js';
-import { buildApp } from '../../src/server/app.js';
 import { HttpError } from '../../src/server/error-bodies.js';
 import { completedLine, withoutSignature } from '../../src/server/request-log.js';
 import { startServer } from '../../src/server/serve.js';
 import { tmpHome } from '../engine/support/tmp-home.js';
+import { withOneRoute } from './support/one-route-app.js';
 import { createKey } from './support/test-server.js';
 
 const UNKNOWN_JOB = '00000000-0000-4000-8000-000000000000';
@@ -120,32 +119,17 @@ describe('the request log in the running server', () => {
   it("a failing request's error line and its completed line carry the same request id", async () => {
     const { key } = createKey(home.dir);
     const file = join(home.dir, 'errors.log');
-    const engine = await openEngine({ home: home.dir });
-    const db = openDatabase(home.dir);
-    const app = await buildApp({
-      engine,
-      db,
-      home: home.dir,
-      logger: { level: 'info', destination: file },
-      areas: [
-        {
-          name: 'faulty',
-          routes: [],
-          register: async (scope) => {
-            scope.get('/faulty', async () => {
-              throw new Error('a fault');
-            });
-          },
-        },
-      ],
-    });
-    try {
-      expect((await app.inject({ url: '/faulty', headers: { 'x-api-key': key } })).statusCode).toBe(500);
-    } finally {
-      await app.close();
-      await engine.close();
-      db.close();
-    }
+    await withOneRoute(
+      home.dir,
+      { level: 'info', file },
+      '/faulty',
+      async () => {
+        throw new Error('a fault');
+      },
+      async (app) => {
+        expect((await app.inject({ url: '/faulty', headers: { 'x-api-key': key } })).statusCode).toBe(500);
+      },
+    );
     const lines = readLines(file).filter((l) => l.reqId);
     expect(lines.map((l) => [l.level, l.msg])).toEqual([
       [50, 'request failed'],
