@@ -1,16 +1,7 @@
+import { distance } from 'fastest-levenshtein';
+
 /** Levenshtein distance: how many one-letter edits turn `a` into `b`. */
-export function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      row.push(Math.min((previous[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost));
-    }
-    previous = row;
-  }
-  return previous[b.length] ?? 0;
-}
+export const editDistance = (a: string, b: string): number => distance(a, b);
 
 /**
  * The candidates closest to what was typed, for a "did you mean": only near misses (a third of the word's

@@ -212,6 +212,56 @@ describe('OCR rows put right against the catalogues', () => {
     expect(unitReading('zzz')).toBeNull();
   });
 
+  it('reads a slash read as an i or lost between letters, and a c read as o or e, keeping the spaces', () => {
+    expect(unitReading('gidl')).toBe('g/dl');
+    expect(unitReading('millicumm')).toBe('mill/cumm');
+    expect(unitReading('milcumm')).toBe('mil/cumm');
+    expect(unitReading('Lakhs /omm')).toBe('Lakhs /cmm');
+    expect(unitReading('Lakhs /emm')).toBe('Lakhs /cmm');
+    // Too short to place a lost slash in: a wrapped unit's first part must stay unknown (joinsUnit).
+    expect(unitReading('mill')).toBeNull();
+    expect(joinsUnit('mill', '/cumm')).toBe(true);
+  });
+
+  it('reads a long misread name as the one printed name an edit or two away, cased as read, flagged', () => {
+    const panels: ParsedPanel[] = [
+      {
+        panelName: 'P',
+        pageNumber: 1,
+        rows: [
+          row('olymorphs'),
+          row('o1ymorphs'),
+          row('Haemoglobn'),
+          row('ABSOLUTE EOSINOPHIL CUNT'),
+          row('ymphs'),
+          row('xyzzyq'),
+        ],
+      },
+    ];
+    const flags = repairOcrRows(panels);
+    expect(panels[0]?.rows.map((r) => [r.biomarker, r.ocr?.repaired])).toEqual([
+      ['Polymorphs', true],
+      ['Polymorphs', true],
+      // Nearest to HAEMOGLOBIN (one edit); HEMOGLOBIN, also a spelling of another test, is two away.
+      ['Haemoglobin', true],
+      ['ABSOLUTE EOSINOPHIL COUNT', true],
+      // Too short to tell from other names ("Lymphs" is one edit away): left as read.
+      ['ymphs', false],
+      ['xyzzyq', false],
+    ]);
+    expect(flags.map((f) => f.code)).toEqual(Array(4).fill('ocr_repaired'));
+  });
+
+  it('leaves a name as read where two tests lie as near, none near enough, or its words are all known', () => {
+    // "eutrophils" is an edit from NEUTROPHILS, a spelling of both the per cent and the absolute count.
+    // "Epithelial Cells (non": three edits from EPITHELIAL CELLS and from EPITHELIAL CELLS (UA), too far.
+    // "Platelets Count": one edit from PLATELET COUNT, but every word of it is one laboratories print.
+    const names = ['eutrophils', 'Epithelial Cells (non', 'Platelets Count'];
+    const panels: ParsedPanel[] = [{ panelName: 'P', pageNumber: 1, rows: names.map((name) => row(name)) }];
+    expect(repairOcrRows(panels)).toEqual([]);
+    expect(panels[0]?.rows.map((r) => r.biomarker)).toEqual(names);
+  });
+
   it('joins a wrapped unit only when the first part alone is no unit and the two together are', () => {
     expect(joinsUnit('cellsfcum', 'm')).toBe(true);
     expect(joinsUnit('cells/cumm', 'm')).toBe(false);

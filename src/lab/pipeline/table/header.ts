@@ -122,6 +122,27 @@ export function readHeader(line: LineView): TableHeader | null {
   return { columns, nameX, dataStart, riskSummary: known.includes('risk') };
 }
 
+/**
+ * The role of the column an OCR'd cell lies in: the column its box overlaps most. A scan's header labels
+ * are often centred over left-aligned text ("Unit" over "mill/cumm"), and a box's left edge moves a few
+ * pixels with the page's skew, so a cell starting a hair left of its column's label still belongs to it.
+ * Text from a text layer keeps its exact left edge and is placed by it (roleAt).
+ */
+export function roleOfSpan(x: number, right: number, header: TableHeader): ColumnRole {
+  const columns = header.columns;
+  let role: ColumnRole = 'name';
+  let most = Math.min(right, columns[0]?.start ?? right) - x;
+  columns.forEach((column, i) => {
+    const end = columns[i + 1]?.start ?? Number.POSITIVE_INFINITY;
+    const overlap = Math.min(end, right) - Math.max(column.start, x);
+    if (overlap > most) {
+      most = overlap;
+      role = column.role;
+    }
+  });
+  return role;
+}
+
 /** The role of the column a cell at x falls in: the rightmost column starting at or before it. */
 export function roleAt(x: number, header: TableHeader): ColumnRole {
   let role: ColumnRole = 'name';

@@ -20,6 +20,7 @@ import { normaliseUnit } from '../../../terminology/ucum.js';
 import { staticMapEntries, unitKey } from '../../../terminology/ucum-static-map.js';
 import type { ParsedPanel, ParsedRow, ValidationFlag } from '../../types.js';
 import { parseReferenceRange } from '../results/ranges.js';
+import { nearestPrintedName } from './ocr-names.js';
 
 export function repairOcrRows(panels: readonly ParsedPanel[]): ValidationFlag[] {
   const flags = repairUnits(panels);
@@ -54,6 +55,10 @@ const UNIT_LOOKALIKES: ReadonlyArray<readonly [string, string]> = [
   ['j', '/'],
   ['J', '/'],
   ['f', '/'],
+  // ... or as an i ("gidl", "millicumm"); c read as the round letters beside it ("Lakhs /omm", "/emm").
+  ['i', '/'],
+  ['o', 'c'],
+  ['e', 'c'],
 ];
 
 /** "%o", "%0", "%." for "%": a speck or the cell's rule read after the sign. */
@@ -109,12 +114,22 @@ function isKnownUnit(unit: string): boolean {
 export function unitReading(unit: string): string | null {
   const read = unit.replace(/\s+/g, '');
   if (PERCENT_SPECK.test(read)) return '%';
-  const candidates = swaps(read, UNIT_LOOKALIKES);
+  // Swapped as printed, spaces kept ("Lakhs /omm" is "Lakhs /cmm"); the catalogue matches without them.
+  const candidates = [...swaps(unit.trim(), UNIT_LOOKALIKES), ...slashesLost(read)];
   let readings = candidates.filter(isCatalogued);
   if (readings.length === 0) readings = candidates.filter(isKnownUnit);
   const [reading] = readings;
   if (reading === undefined || new Set(readings.map(unitKey)).size !== 1) return null;
   return reading;
+}
+
+/**
+ * "milcumm" for "mill/cumm": a slash lost between two letters of a unit that has none. Every place is
+ * tried; unitReading keeps the result only where exactly one known unit comes of it.
+ */
+function slashesLost(read: string): string[] {
+  if (read.includes('/') || !/^\p{L}{6,}$/u.test(read)) return [];
+  return [...read].slice(1).map((_, i) => `${read.slice(0, i + 1)}/${read.slice(i + 1)}`);
 }
 
 /**
@@ -194,10 +209,14 @@ function repairNames(panels: readonly ParsedPanel[]): ValidationFlag[] {
           ? [unmarked]
           : swaps(row.biomarker, NAME_LOOKALIKES).filter(known),
       );
+      const nearest = readings.size === 0 ? nearestPrintedName(row.biomarker) : null;
+      if (nearest !== null) readings.add(nearest);
       if (readings.size !== 1) continue;
       const [repaired] = readings as Set<string>;
       if (panel.panelName === row.biomarker) panel.panelName = repaired as string;
       row.biomarker = repaired as string;
+      // The name is a guess like a repaired unit: the row carries the doubt (doubts.ts).
+      row.ocr.repaired = true;
       flags.push(repairFlag(`The name ${row.biomarker}`, row.pageNumber));
     }
   }

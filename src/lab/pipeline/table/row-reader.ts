@@ -17,7 +17,7 @@ import {
   startsName,
 } from './cell-kind.js';
 import { flagText, isFlag, splitFlag } from './flags.js';
-import { type ColumnRole, roleAt, type TableHeader } from './header.js';
+import { type ColumnRole, roleAt, roleOfSpan, type TableHeader } from './header.js';
 import type { LineView } from './line.js';
 import { splitRangeAndUnit, splitUnitAndRange } from './range-unit.js';
 
@@ -74,7 +74,7 @@ export function readLine(view: LineView, header: TableHeader | null): LineRead {
     unread: 0,
   };
   for (const cell of dataCells) {
-    readCell(cell, header ? roleAt(cell.x, header) : null, draft);
+    readCell(cell, header ? columnOf(cell, header) : null, draft);
   }
   const name = nameCells
     .map((cell) => cell.text.trim())
@@ -108,7 +108,7 @@ function splitName(cells: readonly Cell[], header: TableHeader | null) {
   for (; i < cells.length; i++) {
     const cell = cells[i] as Cell;
     const kind = cellKind(cell.text);
-    const inNameColumn = header ? cell.x < header.dataStart : i === 0;
+    const inNameColumn = header ? inNameSpan(cell, header) : i === 0;
     if (!inNameColumn) break;
     if (nameCells.length > 0 && (isValueKind(kind) || kind === 'flag' || kind === 'rangeUnit')) break;
     // A word result printed left of its column ("Equivocal", "NEGATIVE"), apart from the name.
@@ -118,11 +118,36 @@ function splitName(cells: readonly Cell[], header: TableHeader | null) {
       i = cells.length;
       break;
     }
-    if (nameCells.length === 0 && !startsName(cell.text)) break;
-    nameCells.push(cell);
+    const named = nameCells.length === 0 && isOcrCell(cell) ? withoutSpeckMarks(cell) : cell;
+    if (nameCells.length === 0 && !startsName(named.text)) break;
+    nameCells.push(named);
   }
   return { nameCells, dataCells: cells.slice(nameCells.length === 0 ? 0 : i) };
 }
+
+/** OCR'd cells by the column their box overlaps most (roleOfSpan); text-layer cells by their left edge. */
+function columnOf(cell: Cell, header: TableHeader): ColumnRole {
+  return isOcrCell(cell) ? roleOfSpan(cell.x, cell.right, header) : roleAt(cell.x, header);
+}
+
+/** Left of the first result column: for an OCR'd cell, most of its box. */
+function inNameSpan(cell: Cell, header: TableHeader): boolean {
+  if (!isOcrCell(cell)) return cell.x < header.dataStart;
+  return header.dataStart - cell.x >= cell.right - header.dataStart;
+}
+
+/**
+ * A scan's name with marks read before its first letter ("€>olymorphs", "“lateletcrit"): a punch hole,
+ * a stamp's edge or a smudge in the margin. Only a few marks, and only where letters follow.
+ */
+const SPECK_MARKS = /^[^\p{L}\p{Nd}%(\s]{1,3}(?=\p{L}{3})/u;
+
+function withoutSpeckMarks(cell: Cell): Cell {
+  return SPECK_MARKS.test(cell.text) ? { ...cell, text: cell.text.replace(SPECK_MARKS, '') } : cell;
+}
+
+const isOcrCell = (cell: Cell): cell is Cell & { right: number } =>
+  cell.confidence !== undefined && cell.right !== undefined;
 
 function readCell(cell: Cell, column: ColumnRole | null, draft: Draft): void {
   const text = cell.text.trim().replace(/\s+/g, ' ');
@@ -315,9 +340,17 @@ function plausibleValue(value: string, range: string | null, unit: string | null
   if (/\d(?:st|nd|rd|th)\b|<-|->/.test(value) || value.split(/\s+/).length > 3) return false;
   // "Very High", "Borderline High": a category of a risk table, not a result.
   if (isFlag(value.split(/\s+/).at(-1) ?? '')) return false;
-  const rangeReads = range !== null && (/\d/.test(range) || QUALITATIVE.test(range.trim()));
+  const rangeReads = range !== null && readsAsRange(range);
   // "Collec.Date  BR 4s": a label whose colon a scan lost, beside words that are no unit, is no result.
   return (unit !== null && isUnit(unit)) || rangeReads;
+}
+
+/**
+ * A range as labs print them: bounds, or words a result is reported in ("Negative"). A scan's garbled date
+ * or time beside a label ("BR 4s", "ER 02:25") and specks read as letters ("ee") are none.
+ */
+export function readsAsRange(range: string): boolean {
+  return QUALITATIVE.test(range.trim()) || (/\d/.test(range) && !/\d\p{L}|\d:\d\d/u.test(range));
 }
 
 /**

@@ -14,6 +14,7 @@ import { withoutNameFlag } from './doubts.js';
 import { COLUMN_SLACK, isColumnLabel } from './header.js';
 import { joinsUnit } from './ocr-rows.js';
 import { lineBox, unionBox } from './row-box.js';
+import { readsAsRange } from './row-reader.js';
 import type { TableLine } from './table-lines.js';
 import { measureTable, type TableMetrics } from './table-metrics.js';
 import { sharesWord } from './words.js';
@@ -252,6 +253,7 @@ function isNameOnly(line: TableLine): boolean {
 /** A row with a range but no value printed ("ALBUMIN ... 3.6-5.1 g/dL"): kept, and flagged. */
 function isMissingValueRow(line: TableLine, metrics: TableMetrics): boolean {
   if (line.strict || line.value !== null || line.bands || line.range === null) return false;
+  if (!readsAsRange(line.range)) return false;
   if (!isTestName(line.name) || line.nameX === null || PATIENT_BLOCK.test(line.name)) return false;
   return Math.abs(line.nameX - metrics.rowX) <= COLUMN_SLACK;
 }
@@ -438,7 +440,7 @@ function isWrappedName(line: TableLine, metrics: TableMetrics, state: WalkState)
   const name = line.name.trim();
   if (isMethodNote(name, state)) return false;
   if (METHOD_LINE.test(name)) return false;
-  if (isTitlePhrase(line.name) && /[a-z]/.test(state.lastRow.biomarker)) return false;
+  if ((isTitlePhrase(name) || isCapitalsPhrase(name)) && /[a-z]/.test(state.lastRow.biomarker)) return false;
   return sameFont(line.view.font, metrics.rowFont);
 }
 
@@ -449,6 +451,15 @@ function isWrappedName(line: TableLine, metrics: TableMetrics, state: WalkState)
 function isTitlePhrase(text: string): boolean {
   const words = text.split(/\s+/);
   return words.length >= 2 && words.every((word) => /^[A-Z(]/.test(word)) && /[a-z]/.test(text);
+}
+
+/**
+ * "DIFFERENTIAL COUNT" under "Total W. B. C.": words in capitals under a mixed-case name are a group's
+ * heading set in capitals, not the name's tail, which keeps the name's case.
+ */
+function isCapitalsPhrase(text: string): boolean {
+  const words = text.split(/\s+/);
+  return words.length >= 2 && words.every((word) => /^[A-Z][A-Z()&/-]+$/.test(word));
 }
 
 /**

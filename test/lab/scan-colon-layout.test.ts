@@ -1,0 +1,75 @@
+/**
+ * A scanned pathology report laid out as many small laboratories print theirs (a hand-made layout of that
+ * shape, no real document's text): column labels centred over left-aligned text, values after a colon left
+ * of their label, capitals headings over groups of mixed-case names, and the marks a scan adds (a punch
+ * hole before a name, a slash read as a letter).
+ */
+import { describe, expect, it } from 'vitest';
+import { parseReport } from '../../src/lab/pipeline/table/parse-report.js';
+import { type CellSpec, doc, line, page } from './support/hand-layout.js';
+
+/** A line as OCR gives it: each word an item with a confidence, so the scan-only rules apply. */
+const scanned = (y: number, ...cells: CellSpec[]) =>
+  line(y, ...cells).map((item) => ({ ...item, confidence: 95 }));
+
+const HEADER = scanned(
+  100,
+  [40, 'Test Name'],
+  [250, 'Observed Value'],
+  [380, 'Unit'],
+  [440, 'Reference Range'],
+);
+
+const parse = (...lines: ReturnType<typeof scanned>[]) =>
+  parseReport(doc(page(1, HEADER, ...lines)), 'generic');
+const rowsOf = (report: ReturnType<typeof parse>) =>
+  report.panels.flatMap((p) =>
+    p.rows.map((r) => [p.panelName, r.biomarker, r.resultValue, r.resultUnit, r.referenceRangeText]),
+  );
+
+describe('a scanned report with centred column labels', () => {
+  it('reads a unit that starts a little left of its centred label as the unit, and keeps the row', () => {
+    const report = parse(
+      scanned(130, [40, 'Total R.B.C.'], [240, '4.42'], [373, 'milcumm'], [436, '4.5-6.2']),
+      scanned(145, [40, 'M.C.H.C.'], [240, '29.93'], [374, 'gidl'], [436, '30-36']),
+    );
+    expect(rowsOf(report).map((r) => r.slice(1))).toEqual([
+      ['Total R.B.C.', '4.42', 'mil/cumm', '4.5-6.2'],
+      ['M.C.H.C.', '29.93', 'g/dl', '30-36'],
+    ]);
+    expect(report.coverage).toMatchObject({ resultsRead: 2, resultLikeRows: 2 });
+  });
+
+  it('drops marks a scan read before a name and puts back a capital lost there, doubting the row', () => {
+    const report = parse(
+      scanned(130, [30, '€>olymorphs'], [240, '83'], [380, '%'], [440, '40-75']),
+      scanned(145, [40, 'Lymphocytes'], [240, '12'], [380, '%'], [440, '20-45']),
+    );
+    expect(rowsOf(report).map((r) => r.slice(1, 3))).toEqual([
+      ['Polymorphs', '83'],
+      ['Lymphocytes', '12'],
+    ]);
+    const doubted = report.panels.flatMap((p) => p.rows).filter((r) => r.doubts?.length);
+    expect(doubted.map((r) => r.biomarker)).toEqual(['Polymorphs']);
+  });
+
+  it('opens a group at a capitals heading under a mixed-case name rather than lengthening the name', () => {
+    const report = parse(
+      scanned(130, [40, 'Total W. B. C.'], [240, '6900'], [380, '/cumm'], [440, '4000-11000']),
+      scanned(145, [40, 'DIFFERENTIAL COUNT']),
+      scanned(160, [40, 'Lymphocytes'], [240, '32'], [380, '%'], [440, '20-45']),
+    );
+    expect(rowsOf(report).map((r) => r.slice(0, 2))).toEqual([
+      [expect.any(String), 'Total W. B. C.'],
+      ['DIFFERENTIAL COUNT', 'Lymphocytes'],
+    ]);
+  });
+
+  it('reads no row from a label whose colon was lost beside a garbled date', () => {
+    const report = parse(
+      scanned(130, [40, 'Hemoglobin'], [240, '13.1'], [380, 'g/dl'], [440, '13.5-17.5']),
+      scanned(145, [40, 'Sample No'], [250, 'Collec.Date'], [440, 'BR 4s']),
+    );
+    expect(rowsOf(report).map((r) => r[1])).toEqual(['Hemoglobin']);
+  });
+});
