@@ -37,6 +37,26 @@ describe('OCR rows put right against the catalogues', () => {
     expect(flags.map((f) => f.code)).toEqual(['ocr_repaired', 'ocr_repaired']);
   });
 
+  it('reads a sign read as a letter or two as "%" only on a test reported in per cent, with per cent numbers', () => {
+    const rows: ParsedRow[] = [
+      { ...row('Lymphocytes'), resultUnit: 'My', resultValue: '13.7', referenceRangeText: '20-40' },
+      { ...row('olymorphs'), resultUnit: 'of,', resultValue: '83', referenceRangeText: '40-75' },
+      { ...row('Eosinophils'), resultUnit: '9%,', resultValue: '2', referenceRangeText: '1-6' },
+      // Not a per cent test, or not per cent numbers: left as read.
+      { ...row('Platelet Count'), resultUnit: 'My', resultValue: '250', referenceRangeText: '150-400' },
+      { ...row('Lymphocytes'), resultUnit: 'My', resultValue: '1.6', referenceRangeText: '1-300' },
+    ];
+    const panels: ParsedPanel[] = [{ panelName: 'P', pageNumber: 1, rows }];
+    repairOcrRows(panels);
+    expect(rows.map((r) => [r.biomarker, r.resultUnit])).toEqual([
+      ['Lymphocytes', '%'],
+      ['Polymorphs', '%'],
+      ['Eosinophils', '%'],
+      ['Platelet Count', 'My'],
+      ['Lymphocytes', 'My'],
+    ]);
+  });
+
   it('puts back the one reading the catalogue knows, in the row and its single-test panel, and flags it', () => {
     const panels: ParsedPanel[] = [
       { panelName: 'HEMOGLOBIN Alc', pageNumber: 2, rows: [row('HEMOGLOBIN Alc')] },
@@ -218,6 +238,9 @@ describe('OCR rows put right against the catalogues', () => {
     expect(unitReading('milcumm')).toBe('mil/cumm');
     expect(unitReading('Lakhs /omm')).toBe('Lakhs /cmm');
     expect(unitReading('Lakhs /emm')).toBe('Lakhs /cmm');
+    // A caret read as a degree sign, alone or with a look-alike beside it.
+    expect(unitReading('*10°9/l')).toBe('*10^9/l');
+    expect(unitReading('10°9/1')).toBe('10^9/l');
     // Too short to place a lost slash in: a wrapped unit's first part must stay unknown (joinsUnit).
     expect(unitReading('mill')).toBeNull();
     expect(joinsUnit('mill', '/cumm')).toBe(true);

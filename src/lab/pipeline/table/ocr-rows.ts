@@ -23,10 +23,12 @@ import { parseReferenceRange } from '../results/ranges.js';
 import { nearestPrintedName } from './ocr-names.js';
 
 export function repairOcrRows(panels: readonly ParsedPanel[]): ValidationFlag[] {
+  // Names first: a unit's repair may rest on what the test is (percentReading).
+  const names = repairNames(panels);
   const flags = repairUnits(panels);
   spellUnits(panels);
   spaceBounds(panels);
-  return [...flags, ...repairNames(panels)];
+  return [...flags, ...names];
 }
 
 /** Quest's "< OR = 5", which OCR reads with its narrow spaces lost ("<OR =5"). */
@@ -61,18 +63,26 @@ const UNIT_LOOKALIKES: ReadonlyArray<readonly [string, string]> = [
   ['e', 'c'],
 ];
 
+const DEGREE_POWER = /°(?=\d)/g;
+
 /** "%o", "%0", "%." for "%": a speck or the cell's rule read after the sign. */
 const PERCENT_SPECK = /^%[o0°.,'`’]$/;
 
 /** What tesseract makes of a per cent sign set in a bold or small face: "Yo", "Jo", "*o", "°o", "9%". */
 const PERCENT_LOOKALIKE = /^(?:[YyJj*°]o|9%|%%)$/;
 
+/** A mark after the unit: the cell's rule or a speck ("9%,", "of,"). */
+const TRAILING_MARK = /[,.'`’]+$/;
+
 /**
  * "%" for a per-cent look-alike, only on a row whose value and both bounds of its range are percentages
- * (0 to 100): the shape alone is no proof, the row's numbers make it one.
+ * (0 to 100): the shape alone is no proof, the row's numbers make it one. A sign read as one or two
+ * letters no unit is ("My", "of") is taken for one only on a test the catalogue knows as reported in per
+ * cent (Lymphocytes, Polymorphs), with the same numbers.
  */
 function percentReading(row: ParsedRow): string | null {
-  if (!PERCENT_LOOKALIKE.test((row.resultUnit ?? '').replace(/\s+/g, ''))) return null;
+  const read = (row.resultUnit ?? '').replace(/\s+/g, '').replace(TRAILING_MARK, '');
+  if (!PERCENT_LOOKALIKE.test(read) && !(read.length <= 2 && reportedInPercent(row.biomarker))) return null;
   const { min, max } = parseReferenceRange(row.referenceRangeText);
   const value = Number(row.resultValue);
   if (min === null || max === null || !Number.isFinite(value) || row.resultValue === null) return null;
@@ -97,6 +107,11 @@ function repairUnits(panels: readonly ParsedPanel[]): ValidationFlag[] {
   return flags;
 }
 
+/** The test the name usually means is reported in per cent. */
+function reportedInPercent(name: string): boolean {
+  return loincCatalogue().lookupName(name)[0]?.exampleUcum === '%';
+}
+
 function isCatalogued(unit: string): boolean {
   spellings ??= new Map(staticMapEntries().map((e) => [unitKey(e.printed), e.printed]));
   return spellings.has(unitKey(unit));
@@ -114,8 +129,14 @@ function isKnownUnit(unit: string): boolean {
 export function unitReading(unit: string): string | null {
   const read = unit.replace(/\s+/g, '');
   if (PERCENT_SPECK.test(read)) return '%';
+  // A degree sign before a digit is a caret ("10°9/l"): no unit prints one there (°C has a letter).
+  const printed = unit.trim().replace(DEGREE_POWER, '^');
   // Swapped as printed, spaces kept ("Lakhs /omm" is "Lakhs /cmm"); the catalogue matches without them.
-  const candidates = [...swaps(unit.trim(), UNIT_LOOKALIKES), ...slashesLost(read)];
+  const candidates = [
+    ...(printed !== unit.trim() ? [printed] : []),
+    ...swaps(printed, UNIT_LOOKALIKES),
+    ...slashesLost(read),
+  ];
   let readings = candidates.filter(isCatalogued);
   if (readings.length === 0) readings = candidates.filter(isKnownUnit);
   const [reading] = readings;
