@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { joinsUnit, repairOcrRows, unitReading } from '../../src/lab/pipeline/table/ocr-rows.js';
+import { lostDash, repairOcrRows } from '../../src/lab/pipeline/table/ocr-rows.js';
+import { joinsUnit, unitReading } from '../../src/lab/pipeline/table/ocr-units.js';
 import type { ParsedPanel, ParsedRow } from '../../src/lab/types.js';
 
 const row = (biomarker: string, ocr = true): ParsedRow => ({
@@ -283,6 +284,21 @@ describe('OCR rows put right against the catalogues', () => {
     const panels: ParsedPanel[] = [{ panelName: 'P', pageNumber: 1, rows: names.map((name) => row(name)) }];
     expect(repairOcrRows(panels)).toEqual([]);
     expect(panels[0]?.rows.map((r) => r.biomarker)).toEqual(names);
+  });
+
+  it('splits a range read as one number with two decimal points where its dash was lost', () => {
+    expect(lostDash('1.54.5')).toBe('1.5-4.5');
+    expect(lostDash('4.56.2')).toBe('4.5-6.2');
+    expect(lostDash('0.1000.500')).toBe('0.100-0.500');
+    // The low bound must come first, and a plain number or a range as printed is left alone.
+    expect(lostDash('9.51.2')).toBeNull();
+    expect(lostDash('12.5')).toBeNull();
+    expect(lostDash('1.5-4.5')).toBeNull();
+    const panels: ParsedPanel[] = [
+      { panelName: 'P', pageNumber: 1, rows: [{ ...row('Platelet Count'), referenceRangeText: '1.54.5' }] },
+    ];
+    expect(repairOcrRows(panels).map((f) => f.code)).toEqual(['ocr_repaired']);
+    expect(panels[0]?.rows[0]?.referenceRangeText).toBe('1.5-4.5');
   });
 
   it('joins a wrapped unit only when the first part alone is no unit and the two together are', () => {

@@ -12,7 +12,7 @@ import type { ParsedPanel, ParsedRow, ValidationFlag } from '../../types.js';
 import { cellKind } from './cell-kind.js';
 import { withoutNameFlag } from './doubts.js';
 import { COLUMN_SLACK, isColumnLabel } from './header.js';
-import { joinsUnit } from './ocr-rows.js';
+import { joinsUnit } from './ocr-units.js';
 import { lineBox, unionBox } from './row-box.js';
 import { readsAsRange } from './row-reader.js';
 import type { TableLine } from './table-lines.js';
