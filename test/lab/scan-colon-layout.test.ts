@@ -65,6 +65,20 @@ describe('a scanned report with centred column labels', () => {
     ]);
   });
 
+  it('joins a result in words wrapped under itself, and nothing from a row below', () => {
+    const report = parse(
+      scanned(130, [40, 'M.C.V.'], [240, '90.7'], [380, 'fl'], [440, '84-96']),
+      scanned(145, [40, 'RBC Morphology'], [240, 'Normocytic']),
+      scanned(154, [240, 'Normochromic']),
+      scanned(175, [40, 'WBC Morphology'], [240, 'Normal']),
+    );
+    expect(rowsOf(report).map((r) => r.slice(1, 3))).toEqual([
+      ['M.C.V.', '90.7'],
+      ['RBC Morphology', 'Normocytic Normochromic'],
+      ['WBC Morphology', 'Normal'],
+    ]);
+  });
+
   it('reads no row from a label whose colon was lost beside a garbled date', () => {
     const report = parse(
       scanned(130, [40, 'Hemoglobin'], [240, '13.1'], [380, 'g/dl'], [440, '13.5-17.5']),

@@ -188,6 +188,10 @@ function readAt(lines: readonly TableLine[], i: number, metrics: TableMetrics, s
     readNameOnly(line, metrics, state);
     return 0;
   }
+  if (isWrappedValue(line, metrics, state)) {
+    continueValue(line, state);
+    return 0;
+  }
   state.lastHeading = null;
   if (line.name === '' && line.value !== null && !line.bands && isUnnamedRow(line, metrics)) {
     state.flags.push(withoutNameFlag(line.view.pageNumber));
@@ -411,6 +415,36 @@ function continueName(tail: string, line: TableLine, state: WalkState): void {
     panel.panelName = `${panel.panelName} ${tail}`;
   }
   row.biomarker = `${row.biomarker} ${tail}`;
+  if (row.bbox && line.view.cells.length > 0) row.bbox = unionBox(row.bbox, lineBox(line.view));
+  state.lastRowLine = line;
+  state.read.add(line);
+}
+
+/** A result in words: letters only ("Normocytic", "Adequate"), no number a wrapped line could belong to. */
+const WORDS = /^\p{L}+(?: \p{L}+){0,2}$/u;
+
+/**
+ * "Normocytic" / "Normochromic": a result in words too long for its column, wrapped onto the next line
+ * under its first word. The line has nothing else (no name, unit or range), lies closer than a row below,
+ * and starts where the row's value does; the row's value is words too.
+ */
+function isWrappedValue(line: TableLine, metrics: TableMetrics, state: WalkState): boolean {
+  const row = state.lastRow;
+  const above = state.lastRowLine;
+  if (!row || !above || line.name !== '' || line.value === null || line.unit !== null) return false;
+  if (line.range !== null || line.flag !== null || above.view.pageNumber !== line.view.pageNumber)
+    return false;
+  if (line.view.y - above.view.y > metrics.rowPitch * NEAR_PITCHES) return false;
+  if (row.resultUnit !== null || row.referenceRangeText !== null) return false;
+  if (!WORDS.test(line.value.trim()) || !WORDS.test(row.resultValue?.trim() ?? '')) return false;
+  const valueCell = above.view.cells.find((cell) => cell.text.trim() === row.resultValue?.trim());
+  const first = line.view.cells[0];
+  return !!valueCell && !!first && Math.abs(first.x - valueCell.x) <= 2 * COLUMN_SLACK;
+}
+
+function continueValue(line: TableLine, state: WalkState): void {
+  const row = state.lastRow as ParsedRow;
+  row.resultValue = `${row.resultValue} ${(line.value as string).trim()}`;
   if (row.bbox && line.view.cells.length > 0) row.bbox = unionBox(row.bbox, lineBox(line.view));
   state.lastRowLine = line;
   state.read.add(line);
