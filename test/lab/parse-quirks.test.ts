@@ -187,6 +187,29 @@ describe('Labcorp "Enterprise Report Version 2.00" layout', () => {
     ]);
     expect(JSON.stringify(report)).not.toContain('banner');
   });
+
+  it('joins a name wrapped at the row indent, its rest on the line of the values, when it cannot end there', () => {
+    const wrapped = parseReport(
+      doc(
+        page(
+          1,
+          line(311, [18, 'Vitamin E', 12]),
+          header(329),
+          line(363, [36, 'Vitamin E(Gamma']),
+          line(374, [36, 'Tocopherol)'], [196, '0.4'], [262, 'Low'], [462, 'mg/L'], [539, '0.5-5.5']),
+          line(570, [18, 'Sex Horm Binding Glob, Serum', 12]),
+          header(587),
+          line(601, [36, 'Sex Horm Binding Glob,']),
+          line(612, [36, 'Serum'], [195, '32.6'], [459, 'nmol/L'], [535, '19.3-76.4']),
+        ),
+      ),
+      'labcorp',
+    );
+    expect(rowsOf(wrapped).map((r) => r.slice(0, 2))).toEqual([
+      ['Vitamin E(Gamma Tocopherol)', '0.4'],
+      ['Sex Horm Binding Glob, Serum', '32.6'],
+    ]);
+  });
 });
 
 describe('Quest report printed from a portal, with the vendor copy appended', () => {

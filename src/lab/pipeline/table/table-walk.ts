@@ -305,7 +305,7 @@ function isSplitRow(lines: readonly TableLine[], i: number, metrics: TableMetric
   if (!tail || !isRowLine(tail) || head.nameX === null || tail.nameX === null) return false;
   if (tail.view.pageNumber !== head.view.pageNumber || head.view.raised.length > 0) return false;
   if (tail.view.y - head.view.y > NEAR_PITCHES * metrics.rowPitch) return false;
-  if (tail.nameX <= head.nameX + COLUMN_SLACK / 2) return false;
+  if (tail.nameX <= head.nameX + COLUMN_SLACK / 2 && !isUnfinishedName(head.name)) return false;
   if (sharesWord(head.name, tail.name, 2) || /[:;.]$/.test(head.name)) return false;
   // A heading over a single test prints no site code of its own; a name split from its values does.
   if (!head.labCode && isHeadingLevelRow(head, metrics)) return false;
@@ -318,6 +318,16 @@ function isSplitRow(lines: readonly TableLine[], i: number, metrics: TableMetric
     (after.nameX !== null && after.nameX <= head.nameX + COLUMN_SLACK) ||
     !isRowLine(after);
   return onlyRow;
+}
+
+/**
+ * A name that cannot end where its line does: a parenthesis left open ("Vitamin E(Gamma") or a trailing
+ * comma or joiner ("Sex Horm Binding Glob,"). Labcorp wraps such names at the row's own indent, the
+ * rest of the name on the line of the values.
+ */
+function isUnfinishedName(name: string): boolean {
+  const opened = (name.match(/\(/g) ?? []).length > (name.match(/\)/g) ?? []).length;
+  return opened || /[,/&-]$/.test(name.trim());
 }
 
 function readNameOnly(line: TableLine, metrics: TableMetrics, state: WalkState): void {
