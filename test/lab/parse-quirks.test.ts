@@ -188,13 +188,18 @@ describe('Labcorp "Enterprise Report Version 2.00" layout', () => {
     expect(JSON.stringify(report)).not.toContain('banner');
   });
 
-  it('joins a name wrapped at the row indent, its rest on the line of the values, when it cannot end there', () => {
+  it('joins a name wrapped at the row indent to the line of its values, marks carried there or not', () => {
     const wrapped = parseReport(
       doc(
         page(
           1,
           line(311, [18, 'Vitamin E', 12]),
           header(329),
+          line(342, [36, 'Vitamin E(Alpha Tocopherol)']),
+          // Its marks carried to the start of the values' line, a hair above its baseline.
+          { str: 'A,', x: 36, y: 349, width: 5, height: 5.2, fontSize: 5.2 },
+          { str: '04', x: 42, y: 349, width: 5, height: 5.2, fontSize: 5.2 },
+          line(350, [196, '6.8'], [262, 'Low'], [462, 'mg/L'], [537, '7.0-25.1']),
           line(363, [36, 'Vitamin E(Gamma']),
           line(374, [36, 'Tocopherol)'], [196, '0.4'], [262, 'Low'], [462, 'mg/L'], [539, '0.5-5.5']),
           line(570, [18, 'Sex Horm Binding Glob, Serum', 12]),
@@ -206,6 +211,7 @@ describe('Labcorp "Enterprise Report Version 2.00" layout', () => {
       'labcorp',
     );
     expect(rowsOf(wrapped).map((r) => r.slice(0, 2))).toEqual([
+      ['Vitamin E(Alpha Tocopherol)', '6.8'],
       ['Vitamin E(Gamma Tocopherol)', '0.4'],
       ['Sex Horm Binding Glob, Serum', '32.6'],
     ]);

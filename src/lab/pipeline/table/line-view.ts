@@ -19,6 +19,16 @@ const MARK_MAX_LENGTH = 8;
 /** ... and it follows what it marks, no further from the text before it than this many font sizes. */
 const MARK_GAP = 1.5;
 
+/**
+ * Labcorp's footnote letter and site code ("A,", "04") carried to the start of the next line when the name
+ * they follow fills its own: still marks, though no text precedes them there.
+ */
+const CARRIED_MARK = /^(?:[A-Z],|\d{2},?)$/;
+
+function carriedShape(item: PageLayout['items'][number], font: number): boolean {
+  return item.fontSize < RAISED_SIZE * font && CARRIED_MARK.test(item.str.trim());
+}
+
 export function viewLines(page: PageLayout): LineView[] {
   const views: LineView[] = page.lines.map((line) => ({
     pageNumber: page.pageNumber,
@@ -53,8 +63,11 @@ export function viewLines(page: PageLayout): LineView[] {
       if (before.length === 0) return false;
       return item.x - Math.max(...before.map((other) => other.x + other.width)) <= MARK_GAP * font;
     };
+    // First on its line, set at the line's baseline or a hair above it: size and shape say it is a mark.
+    const carried = (item: (typeof items)[number]) =>
+      carriedShape(item, font) && items.every((other) => other.x >= item.x || carriedShape(other, font));
     const isRaised = (item: (typeof items)[number]) =>
-      ocr ? item.raised === true : marked.has(item) && followsText(item);
+      ocr ? item.raised === true : (marked.has(item) && followsText(item)) || carried(item);
     const raised = items.filter(isRaised).sort((a, b) => a.x - b.x);
     if (raised.length > 0) {
       view.raised = raised.map((item) => item.str.trim());
