@@ -69,7 +69,10 @@ const SYSTEMS_BY_HINT: Record<SpecimenHint, ReadonlySet<string>> = {
 /** The specimen a free text (specimen field or panel title) points to, or null. */
 export function specimenHint(text: string | null | undefined): SpecimenHint | null {
   if (!text) return null;
-  const tokens = nameTokens(normaliseName(text));
+  return hintOf(nameTokens(normaliseName(text)));
+}
+
+function hintOf(tokens: readonly string[]): SpecimenHint | null {
   for (const [hint, words] of SPECIMEN_WORDS) if (tokens.some((t) => words.has(t))) return hint;
   return null;
 }
@@ -80,7 +83,22 @@ export function systemFits(system: string, hint: SpecimenHint): boolean {
 
 /** True when every word of one of the code's panel names appears in the printed panel title. */
 export function panelFits(entry: LoincEntry, panelTokens: ReadonlySet<string>): boolean {
-  return entry.panels.some((panel) => nameTokens(normaliseName(panel)).every((t) => panelTokens.has(t)));
+  return panelWordsOf(entry).some((words) => words.every((t) => panelTokens.has(t)));
+}
+
+/**
+ * The words of each panel the catalogue lists for a code, normalised once per catalogue row: every row of
+ * a document with a panel title weighs each of its candidates' panels.
+ */
+const panelWords = new WeakMap<LoincEntry, readonly string[][]>();
+
+function panelWordsOf(entry: LoincEntry): readonly string[][] {
+  let words = panelWords.get(entry);
+  if (!words) {
+    words = entry.panels.map((panel) => nameTokens(normaliseName(panel)));
+    panelWords.set(entry, words);
+  }
+  return words;
 }
 
 interface ContextFacts {
@@ -96,15 +114,17 @@ interface ContextFacts {
 }
 
 function factsOf(ctx: MatchContext | undefined): ContextFacts {
+  // The panel title's words serve both its specimen hint and the panel fit: normalised once.
+  const panelTokens = ctx?.panel ? nameTokens(normaliseName(ctx.panel)) : null;
   const fromSpecimen = specimenHint(ctx?.specimen);
-  const fromPanel = specimenHint(ctx?.panel);
+  const fromPanel = panelTokens ? hintOf(panelTokens) : null;
   const hint = fromSpecimen ?? fromPanel;
   const unit = ctx?.unit?.trim() ?? '';
   return {
     family: unitPropertyFamily(unit),
     hint,
     hintDecisive: fromSpecimen !== null || (hint !== null && DECISIVE.has(hint)),
-    panelTokens: ctx?.panel ? new Set(nameTokens(normaliseName(ctx.panel))) : null,
+    panelTokens: panelTokens ? new Set(panelTokens) : null,
     noUnit: unit === '',
     inPanel: hint !== null || Boolean(ctx?.panel?.trim()),
     valueScale: valueScale(ctx?.value),

@@ -14,6 +14,7 @@ import { detectLanguage } from './screen/language.js';
 import { detectPhi, type PhiKind } from './screen/phi.js';
 import { isReadableText } from './screen/readable-text.js';
 import { type Validation, validateDocument } from './screen/validate.js';
+import { forgetTexts } from './table/text-memo.js';
 
 /** SPEC.md's processing states, in pipeline order. */
 export type PipelineStage = 'processing_language' | 'processing_phi' | 'processing_extraction';
@@ -51,6 +52,19 @@ export async function runPipeline(
   pdf: Uint8Array,
   request: PipelineRequest = {},
   hooks: PipelineHooks = {},
+): Promise<PipelineOutcome> {
+  try {
+    return await readDocument(pdf, request, hooks);
+  } finally {
+    // The cells' texts judged while reading it are the document's: none is kept for the next.
+    forgetTexts();
+  }
+}
+
+async function readDocument(
+  pdf: Uint8Array,
+  request: PipelineRequest,
+  hooks: PipelineHooks,
 ): Promise<PipelineOutcome> {
   hooks.onStage?.('processing_language');
   let layout = await extractLayout(pdf);

@@ -7,9 +7,8 @@
 import type { RejectionExplained, RejectionReason, Vendor } from '../../types.js';
 import type { Line } from '../pdf/layout.js';
 import type { DocumentLayout } from '../pdf/pdf-text.js';
+import { documentViews } from '../table/document-views.js';
 import { readHeader } from '../table/header.js';
-import { viewLines } from '../table/line-view.js';
-import { readOwnTables } from '../table/own-readers.js';
 import { readLine } from '../table/row-reader.js';
 import { looksLikeResult } from '../table/table-lines.js';
 import { findDates, isoIfValid, type PrintedDate, usDateToIso } from './dates.js';
@@ -86,7 +85,7 @@ function countResultRows(lines: ReadonlyArray<Pick<Line, 'cells'>>): number {
 
 /** A culture report's susceptibility rows (an antibiotic and S, I or R) and a titre grid's antigens are results too. */
 function countOwnReaderRows(layout: DocumentLayout): number {
-  const { panels } = readOwnTables(layout.pages.map((page) => viewLines(page)));
+  const { panels } = documentViews(layout).own;
   return panels.reduce((n, panel) => n + panel.rows.length, 0);
 }
 
@@ -102,8 +101,7 @@ const HEADED_REACH = 6;
  */
 function countHeadedRows(layout: DocumentLayout): number {
   let rows = 0;
-  for (const page of layout.pages) {
-    const views = viewLines(page);
+  for (const views of documentViews(layout).pages) {
     views.forEach((view, i) => {
       const header = readHeader(view);
       if (!header) return;

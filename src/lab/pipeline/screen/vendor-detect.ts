@@ -49,6 +49,12 @@ const SIGNATURES: readonly Signature[] = [
   { vendor: 'labcorp', pattern: /^labcorp\s+[A-Z][a-z]+$/ },
 ];
 
+/**
+ * A word every signature above holds (any case): a cell without one is no signature, and the ten patterns
+ * are not tried on it. Keep it in step with SIGNATURES.
+ */
+const NAMES_A_VENDOR = /quest|labcorp|laboratory|enhanced|rights/i;
+
 export interface DetectOptions {
   /**
    * The layout before PHI redaction, read only for the catalogue's brand names (strings of ours, never
@@ -83,6 +89,7 @@ export function signaturesOn(page: PageLayout): Set<Vendor> {
   for (const line of page.lines) {
     for (const cell of line.cells) {
       const text = cell.text.trim();
+      if (!NAMES_A_VENDOR.test(text)) continue;
       for (const sig of SIGNATURES) {
         if (sig.letterhead && line.y > top) continue;
         if (sig.pattern.test(text)) found.add(sig.vendor);

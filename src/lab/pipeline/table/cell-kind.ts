@@ -6,7 +6,8 @@
  */
 import { normaliseUnit } from '../../../terminology/ucum.js';
 import { flagText, isFlag } from './flags.js';
-import { splitRangeAndUnit } from './range-unit.js';
+import { isRedaction, splitRangeAndUnit } from './range-unit.js';
+import { memoByText } from './text-memo.js';
 
 export type CellKind =
   | 'flag'
@@ -35,6 +36,12 @@ const LABEL = /^[A-Za-z][A-Za-z0-9 .#&()/'-]{0,40}:(?:\s|$)/;
 const LETTER_RATIO = /^[A-Za-z]\s*:\s*[A-Za-z](?:\s|$)/;
 
 export function cellKind(text: string): CellKind {
+  return memoKind(text);
+}
+
+const memoKind = memoByText(kindOf);
+
+function kindOf(text: string): CellKind {
   const t = text.trim().replace(/\s+/g, ' ');
   if (t === '') return 'text';
   if (DATE.test(t)) return 'date';
@@ -94,9 +101,16 @@ const UNIT_WORDS = /^(?:units?|ratio|index|titer)$/i;
 
 /** A unit the normaliser knows, or one that opens like a unit (`/HPF`, `% by wt`). */
 export function isUnit(text: string): boolean {
+  return memoUnit(text);
+}
+
+const memoUnit = memoByText(unitOf);
+
+function unitOf(text: string): boolean {
   const t = text.trim();
   if (t === '' || (/^\d/.test(t) && !/^\d+\^?\d*\//.test(t))) return false;
   if (/^(?:\/\s?[A-Za-z]|%)/.test(t) || UNIT_WORDS.test(t)) return true;
+  if (isRedaction(t)) return false;
   return normaliseUnit(t).ucumMatchMethod !== 'not_found';
 }
 

@@ -3,6 +3,8 @@
  * The value is reported without them (SPEC.md B3 resultValue is the measured value); the flag is kept
  * apart on the parsed row.
  */
+import { memoByText } from './text-memo.js';
+
 const FLAG_WORDS = new Set([
   'H',
   'L',
@@ -50,6 +52,12 @@ export function splitFlag(text: string): FlaggedValue {
  * flag it is. `[H]`, `(L)`, `↑`: see flagText.
  */
 export function isFlag(word: string): boolean {
+  return memoFlag(word);
+}
+
+const memoFlag = memoByText(flagOf);
+
+function flagOf(word: string): boolean {
   const bare = word
     .trim()
     .replace(/^\*{1,2}|\*{1,2}$/g, '')

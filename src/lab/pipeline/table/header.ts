@@ -7,6 +7,7 @@
  */
 import type { Cell } from '../pdf/layout.js';
 import type { LineView } from './line.js';
+import { memoByText } from './text-memo.js';
 
 /**
  * name: the test name; value: the result (with its flag, if printed together); flag, unit, range: their
@@ -66,6 +67,12 @@ const VOCABULARY: ReadonlyArray<readonly [RegExp, ColumnRole | 'risk']> = [
 const MAX_LABEL_WORDS = 5;
 
 export function columnRole(label: string): ColumnRole | 'risk' | null {
+  return memoRole(label);
+}
+
+const memoRole = memoByText(roleOf);
+
+function roleOf(label: string): ColumnRole | 'risk' | null {
   const key = labelKey(label);
   if (key === '' || key.split(' ').length > MAX_LABEL_WORDS) return null;
   return VOCABULARY.find(([pattern]) => pattern.test(key))?.[1] ?? null;
@@ -154,6 +161,12 @@ export function roleAt(x: number, header: TableHeader): ColumnRole {
 
 /** Header labels compared without case, spacing or punctuation differences. */
 export function labelKey(label: string): string {
+  return memoKey(label);
+}
+
+const memoKey = memoByText(keyOf);
+
+function keyOf(label: string): string {
   return label
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, ' ')

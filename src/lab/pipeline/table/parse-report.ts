@@ -8,12 +8,11 @@
 import type { Coverage, MergeAction, ParsedPanel, ParsedRow, ValidationFlag, Vendor } from '../../types.js';
 import type { DocumentLayout } from '../pdf/pdf-text.js';
 import { dropRepeatedCopies } from './copies.js';
+import { takeDocumentViews } from './document-views.js';
 import { type DocumentStyle, documentStyle, noTableFlag, rowDoubts, unreadRowFlag } from './doubts.js';
 import type { TableHeader } from './header.js';
 import type { LineView } from './line.js';
-import { viewLines } from './line-view.js';
 import { repairOcrRows } from './ocr-rows.js';
-import { readOwnTables } from './own-readers.js';
 import { readLine } from './row-reader.js';
 import { looksLikeResult, type TableLine, tableLinesOf } from './table-lines.js';
 import { walkTable } from './table-walk.js';
@@ -30,9 +29,9 @@ export interface ParsedReport {
 const TRAILING_LAB_CODE = /\s+(?:[A-Z],\s*)?\d{2}$/;
 
 export function parseReport(layout: DocumentLayout, vendor: Vendor | 'generic'): ParsedReport {
-  const pages = layout.pages.map((page) => viewLines(page));
-  // Susceptibility tables and titre grids first: their lines have readers of their own (own-readers.ts).
-  const own = readOwnTables(pages);
+  // Susceptibility tables and titre grids first: their lines have readers of their own (own-readers.ts),
+  // run already when validation counted their rows.
+  const { pages, own } = takeDocumentViews(layout);
   const lines: TableLine[] = [];
   let carried: TableHeader | null = null;
   for (const views of pages) {

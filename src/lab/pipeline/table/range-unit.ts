@@ -3,6 +3,8 @@
  * `<200 mg/dL (calc)`, `NONE SEEN /HPF`, `%` (a unit with no range), `YELLOW` (a range with no unit).
  */
 import { normaliseUnit } from '../../../terminology/ucum.js';
+import { REDACTED } from '../screen/phi.js';
+import { memoByText } from './text-memo.js';
 
 export interface RangeAndUnit {
   range: string | null;
@@ -61,8 +63,23 @@ function gluedRange(column: string): RangeAndUnit | null {
 
 /** Text from here on is a unit: it opens like one (`/HPF`, `%`) or the unit normaliser knows it. */
 function isUnitStart(rest: string): boolean {
+  return memoUnitStart(rest);
+}
+
+const memoUnitStart = memoByText(unitStartOf);
+
+function unitStartOf(rest: string): boolean {
   if (/^[/%#]/.test(rest)) return true;
+  if (isRedaction(rest)) return false;
   return normaliseUnit(rest).ucumMatchMethod !== 'not_found';
+}
+
+/**
+ * A redacted value is no unit. The normaliser says so too, but only after handing the bracketed mark to
+ * ucum-lhc, which loads its whole unit table into the thread for it (tens of ms and MB).
+ */
+export function isRedaction(text: string): boolean {
+  return text === REDACTED;
 }
 
 function orNull(text: string): string | null {
