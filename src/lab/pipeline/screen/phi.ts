@@ -14,7 +14,9 @@
  */
 import type { Cell, Line, TextItem } from '../pdf/layout.js';
 import type { DocumentLayout, PageLayout } from '../pdf/pdf-text.js';
+import { memoByText } from '../table/text-memo.js';
 import { findDates, usDateToIso } from './dates.js';
+import { nameWordRedactor } from './name-words.js';
 
 export type PhiKind =
   | 'patient_name'
@@ -118,6 +120,15 @@ const LABEL = /(?:^|\s)([\p{L}][\p{L} .#()'/&-]{0,32}?)\s*:(?=\s|$)/gu;
 const NAME_VALUE = /^[\p{L}][\p{L} ,.'’-]*$/u;
 
 function labelKind(label: string): PhiKind | null {
+  return memoLabelKind(label);
+}
+
+/** Every cell is asked whether it is a bare label (findBareLabelled): each text once per document. */
+const memoLabelKind = memoByText(labelKindOf);
+
+function labelKindOf(label: string): PhiKind | null {
+  // No label holds a digit, and most cells do (values, ranges, dates): the patterns are not tried on them.
+  if (/\d/.test(label)) return null;
   const key = label.toLowerCase().replace(/\s+/g, ' ').trim();
   for (const [pattern, kind] of LABELS) if (pattern.test(key)) return kind;
   return null;
@@ -125,6 +136,8 @@ function labelKind(label: string): PhiKind | null {
 
 /** Split a cell into (label, value) pairs, each value running to the next label. */
 function labelledPairs(text: string): Array<{ label: string; value: string }> {
+  // Most cells hold no colon, and a label needs one: the pattern need not scan them.
+  if (!text.includes(':')) return [];
   const matches = [...text.matchAll(LABEL)];
   return matches.map((m, i) => {
     const start = (m.index ?? 0) + m[0].length;
@@ -258,11 +271,17 @@ const LAB_WORDS = new Set(
 function findShapes(lines: readonly Line[], headerEnd: number): Finding[] {
   const out: Finding[] = [];
   lines.forEach((line, index) => {
-    for (const m of line.text.matchAll(SSN)) out.push({ kind: 'ssn', value: m[0] });
-    for (const m of line.text.matchAll(PHONE)) out.push({ kind: 'phone', value: m[0] });
-    for (const m of line.text.matchAll(EMAIL)) out.push({ kind: 'email', value: m[0] });
-    for (const m of line.text.matchAll(DOCTOR)) out.push({ kind: 'physician_name', value: m[0] });
-    for (const m of line.text.matchAll(CREDENTIALED)) out.push({ kind: 'physician_name', value: m[0] });
+    // Each shape needs a character most lines lack (a digit, an @, "Dr", ", "): the patterns, some slow to
+    // fail on long lines, are not run where they cannot match.
+    const digits = /\d/.test(line.text);
+    if (digits) for (const m of line.text.matchAll(SSN)) out.push({ kind: 'ssn', value: m[0] });
+    if (digits) for (const m of line.text.matchAll(PHONE)) out.push({ kind: 'phone', value: m[0] });
+    if (line.text.includes('@'))
+      for (const m of line.text.matchAll(EMAIL)) out.push({ kind: 'email', value: m[0] });
+    if (line.text.includes('Dr'))
+      for (const m of line.text.matchAll(DOCTOR)) out.push({ kind: 'physician_name', value: m[0] });
+    if (line.text.includes(', '))
+      for (const m of line.text.matchAll(CREDENTIALED)) out.push({ kind: 'physician_name', value: m[0] });
     for (const cell of line.cells) {
       const text = cell.text.trim();
       if (STREET.test(text)) {
@@ -356,18 +375,23 @@ function redactor(findings: readonly Finding[], birthDates: readonly string[]): 
   for (const f of findings) if (f.value.length >= 3) values.add(f.value);
   for (const iso of birthDates) for (const form of dateForms(iso)) values.add(form);
   const words = new Set(findings.filter((f) => isNameKind(f.kind)).flatMap((f) => nameWords(f.value)));
-  const patterns: RegExp[] = [];
   const sortedValues = [...values].sort((a, b) => b.length - a.length);
-  if (sortedValues.length) patterns.push(new RegExp(sortedValues.map(escapeRegExp).join('|'), 'g'));
-  if (words.size)
-    patterns.push(
-      new RegExp(`(?<![\\p{L}])(?:${[...words].map(escapeRegExp).join('|')})(?![\\p{L}])`, 'giu'),
-    );
-  patterns.push(SSN, PHONE, EMAIL);
+  const valuePattern = sortedValues.length ? new RegExp(sortedValues.map(escapeRegExp).join('|'), 'g') : null;
+  const redactWords = words.size ? nameWordRedactor([...words], REDACTED) : null;
+  // Every cell and every text item is redacted, and most items repeat their cell's text: each text once.
+  const done = new Map<string, string>();
   return (text) => {
+    const known = done.get(text);
+    if (known !== undefined) return known;
     let out = text;
-    for (const pattern of patterns) out = out.replace(pattern, REDACTED);
-    return out.replace(/\[REDACTED\](?:[ ,]*\[REDACTED\])+/g, REDACTED);
+    if (valuePattern) out = out.replace(valuePattern, REDACTED);
+    if (redactWords) out = redactWords(out);
+    // SSNs and phone numbers need a digit, e-mail addresses an @: most texts have neither.
+    if (/\d/.test(out)) out = out.replace(SSN, REDACTED).replace(PHONE, REDACTED);
+    if (out.includes('@')) out = out.replace(EMAIL, REDACTED);
+    out = out.replace(/\[REDACTED\](?:[ ,]*\[REDACTED\])+/g, REDACTED);
+    done.set(text, out);
+    return out;
   };
 }
 
@@ -387,8 +411,14 @@ function redactPage(page: PageLayout, redact: (text: string) => string): PageLay
 function redactItems(page: PageLayout, redactedLines: Line[], redact: (text: string) => string): TextItem[] {
   const items: TextItem[] = [];
   const started = new Set<Cell>();
+  // A line's items share its baseline: the nearest line is looked up once per baseline, not per item.
+  const lineAt = new Map<number, number>();
   for (const item of page.items) {
-    const lineIndex = nearestLine(page.lines, item.y);
+    let lineIndex = lineAt.get(item.y);
+    if (lineIndex === undefined) {
+      lineIndex = nearestLine(page.lines, item.y);
+      lineAt.set(item.y, lineIndex);
+    }
     const original = page.lines[lineIndex];
     const redactedLine = redactedLines[lineIndex];
     const cellIndex = original ? cellOf(original.cells, item.x) : -1;
