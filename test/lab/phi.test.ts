@@ -245,6 +245,21 @@ describe('detectPhi on labelled fields and shapes', () => {
     expect(text).toContain('KETONES, URINE');
   });
 
+  it('does not take a test heading above its table for a name when its row repeats it below', () => {
+    // Labcorp heads each test's table with its name; "Pregnenolone, MS" has the shape of "LAST, FIRST".
+    const scan = detectPhi(
+      layoutOf(
+        ['ELLERY, MARCUS'],
+        ['Pregnenolone, MS'],
+        ['Test', 'Current Result and Flag', 'Units'],
+        ['Pregnenolone, MS 05', '<10', 'ng/dL'],
+      ),
+    );
+    const text = textOf(scan.redacted);
+    expect(text).not.toContain('ELLERY');
+    expect(text).toContain('Pregnenolone, MS');
+  });
+
   it('does not take a descriptive value for an identifier', () => {
     const scan = detectPhi(layoutOf(['Specimen: SERUM', 'Glucose', '92']));
     expect(scan.kinds).toEqual([]);

@@ -270,6 +270,7 @@ const LAB_WORDS = new Set(
 
 function findShapes(lines: readonly Line[], headerEnd: number): Finding[] {
   const out: Finding[] = [];
+  const rows = rowNamesBelow(lines, headerEnd);
   lines.forEach((line, index) => {
     // Each shape needs a character most lines lack (a digit, an @, "Dr", ", "): the patterns, some slow to
     // fail on long lines, are not run where they cannot match.
@@ -290,7 +291,7 @@ function findShapes(lines: readonly Line[], headerEnd: number): Finding[] {
         if (city) out.push({ kind: 'address', value: city });
       } else if (CITY_STATE_ZIP.test(text)) {
         out.push({ kind: 'address', value: text });
-      } else if (index < headerEnd && isLastFirst(text)) {
+      } else if (index < headerEnd && isLastFirst(text) && !rows.has(text)) {
         out.push({ kind: 'patient_name', value: text });
       }
     }
@@ -298,6 +299,23 @@ function findShapes(lines: readonly Line[], headerEnd: number): Finding[] {
     if (dear?.[1]) out.push({ kind: 'patient_name', value: dear[1].trim() });
   });
   return out;
+}
+
+/**
+ * The names rows below the table header start with, on lines that hold a value. Labcorp heads each test's
+ * table with the test's name ("Pregnenolone, MS", a test and its method), which has the "LAST, FIRST"
+ * shape; the row under the header repeats it beside its result. A patient's name is never a row's.
+ */
+const SITE_MARKS = /\s+(?:[A-Z],\s*)?\d{2}$/;
+
+function rowNamesBelow(lines: readonly Line[], headerEnd: number): Set<string> {
+  const names = new Set<string>();
+  for (const line of lines.slice(headerEnd + 1)) {
+    // The raw text keeps Labcorp's raised site code and footnote letter after the name ("... MS 05").
+    const first = line.cells[0]?.text.trim().replace(SITE_MARKS, '');
+    if (first && line.cells.length > 1 && /\d/.test(line.text)) names.add(first);
+  }
+  return names;
 }
 
 /** The line under a street line, in its column, is the city line whatever the country's format. */
