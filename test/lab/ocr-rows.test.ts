@@ -244,6 +244,8 @@ describe('OCR rows put right against the catalogues', () => {
     expect(unitReading('10°9/1')).toBe('10^9/l');
     // Too short to place a lost slash in: a wrapped unit's first part must stay unknown (joinsUnit).
     expect(unitReading('mill')).toBeNull();
+    // One character says too little: "0" is not taken for "d" (day).
+    expect(unitReading('0')).toBeNull();
     expect(joinsUnit('mill', '/cumm')).toBe(true);
   });
 

@@ -79,6 +79,18 @@ describe('a scanned report with centred column labels', () => {
     ]);
   });
 
+  it('takes a letter alone in the unit column for a misread unit, never for a flag', () => {
+    const report = parse(
+      scanned(130, [40, 'Monocytes'], [240, '7.4'], [380, 'a'], [440, '2-10']),
+      scanned(145, [40, 'Basophils'], [240, '0.2'], [380, '0'], [440, '0.0-1.0']),
+    );
+    const rows = report.panels.flatMap((p) => p.rows);
+    expect(rows.map((r) => [r.biomarker, r.resultUnit, r.flag])).toEqual([
+      ['Monocytes', '%', null],
+      ['Basophils', '%', null],
+    ]);
+  });
+
   it('reads no row from a label whose colon was lost beside a garbled date', () => {
     const report = parse(
       scanned(130, [40, 'Hemoglobin'], [240, '13.1'], [380, 'g/dl'], [440, '13.5-17.5']),

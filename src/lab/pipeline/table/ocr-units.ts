@@ -80,6 +80,8 @@ function isKnownUnit(unit: string): boolean {
 export function unitReading(unit: string): string | null {
   const read = unit.replace(/\s+/g, '');
   if (PERCENT_SPECK.test(read)) return '%';
+  // One character says too little to swap ("0" is no day, "d"): the per cent rule may still read it.
+  if (read.length < 2) return null;
   // A degree sign before a digit is a caret ("10°9/l"): no unit prints one there (°C has a letter).
   const printed = unit.trim().replace(DEGREE_POWER, '^');
   // Swapped as printed, spaces kept ("Lakhs /omm" is "Lakhs /cmm"); the catalogue matches without them.

@@ -136,6 +136,9 @@ function inNameSpan(cell: Cell, header: TableHeader): boolean {
   return header.dataStart - cell.x >= cell.right - header.dataStart;
 }
 
+/** One or two characters alone in a scan's unit column: no flag or value is printed there. */
+const SPECK_IN_UNIT = /^[\p{L}\d]{1,2}$/u;
+
 /**
  * A scan's name with marks read before its first letter ("€>olymorphs", "“lateletcrit"): a punch hole,
  * a stamp's edge or a smudge in the margin. Only a few marks, and only where letters follow.
@@ -168,6 +171,12 @@ function readCell(cell: Cell, column: ColumnRole | null, draft: Draft): void {
     return;
   }
   if (kind === 'date' || kind === 'label') return;
+  if (role === 'unit' && draft.unit === null && isOcrCell(cell) && SPECK_IN_UNIT.test(text)) {
+    // A scan's unit read as a letter or digit ("a", "0" for "%"): kept as the unit, for the OCR repairs
+    // to read or leave (ocr-units.ts), rather than taken for a flag the row's numbers never gave.
+    draft.unit = text;
+    return;
+  }
   if (role === 'previous') {
     // History is never read, but a unit or range set a little left of its own column is still one.
     if (kind === 'unit' || kind === 'rangeUnit') readByKind(text, kind, 'range', draft);
