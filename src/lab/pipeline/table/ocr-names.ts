@@ -2,7 +2,8 @@
  * A scan's test name that no catalogue spelling matches, read as the one name laboratories print that lies
  * within an edit or two of it: "olymorphs" (a smudge over the P), "o1ymorphs", "clymorphs". Only long names
  * are tried, only names with a word no laboratory prints, and only where the nearest spellings all belong
- * to one test: a short name, a name of known words, or one as near to two tests, stays as read. The row is then flagged as repaired (ocr-rows.ts), so the guess is never silent.
+ * to one test: a short name, a name of known words, or one as near to two tests, stays as read. The row
+ * is then flagged as repaired (ocr-rows.ts), so the guess is never silent.
  */
 import { distance } from 'fastest-levenshtein';
 import { loincCatalogue } from '../../../terminology/loinc-catalogue.js';

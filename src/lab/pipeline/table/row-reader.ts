@@ -17,8 +17,9 @@ import {
   startsName,
 } from './cell-kind.js';
 import { flagText, isFlag, splitFlag } from './flags.js';
-import { type ColumnRole, roleAt, roleOfSpan, type TableHeader } from './header.js';
+import type { ColumnRole, TableHeader } from './header.js';
 import type { LineView } from './line.js';
+import { columnOf, inNameSpan, isOcrCell, SPECK_IN_UNIT, withoutSpeckMarks } from './ocr-cells.js';
 import { splitRangeAndUnit, splitUnitAndRange } from './range-unit.js';
 
 export interface LineRead {
@@ -124,33 +125,6 @@ function splitName(cells: readonly Cell[], header: TableHeader | null) {
   }
   return { nameCells, dataCells: cells.slice(nameCells.length === 0 ? 0 : i) };
 }
-
-/** OCR'd cells by the column their box overlaps most (roleOfSpan); text-layer cells by their left edge. */
-function columnOf(cell: Cell, header: TableHeader): ColumnRole {
-  return isOcrCell(cell) ? roleOfSpan(cell.x, cell.right, header) : roleAt(cell.x, header);
-}
-
-/** Left of the first result column: for an OCR'd cell, most of its box. */
-function inNameSpan(cell: Cell, header: TableHeader): boolean {
-  if (!isOcrCell(cell)) return cell.x < header.dataStart;
-  return header.dataStart - cell.x >= cell.right - header.dataStart;
-}
-
-/** One or two characters alone in a scan's unit column: no flag or value is printed there. */
-const SPECK_IN_UNIT = /^[\p{L}\d]{1,2}$/u;
-
-/**
- * A scan's name with marks read before its first letter ("€>olymorphs", "“lateletcrit"): a punch hole,
- * a stamp's edge or a smudge in the margin. Only a few marks, and only where letters follow.
- */
-const SPECK_MARKS = /^[^\p{L}\p{Nd}%(\s]{1,3}(?=\p{L}{3})/u;
-
-function withoutSpeckMarks(cell: Cell): Cell {
-  return SPECK_MARKS.test(cell.text) ? { ...cell, text: cell.text.replace(SPECK_MARKS, '') } : cell;
-}
-
-const isOcrCell = (cell: Cell): cell is Cell & { right: number } =>
-  cell.confidence !== undefined && cell.right !== undefined;
 
 function readCell(cell: Cell, column: ColumnRole | null, draft: Draft): void {
   const text = cell.text.trim().replace(/\s+/g, ' ');
