@@ -188,6 +188,26 @@ describe('Labcorp "Enterprise Report Version 2.00" layout', () => {
     expect(JSON.stringify(report)).not.toContain('banner');
   });
 
+  it('reads a labelled genotype as a result, and no genotype beside an interpretation', () => {
+    const report = parseReport(
+      doc(
+        page(
+          1,
+          line(100, [18, "APOE Alzheimer's Risk", 12]),
+          header(118),
+          line(132, [36, 'Vitamin B12'], [194, '1082'], [460, 'pg/mL'], [535, '232-1245']),
+          line(146, [36, 'APO E Genotyping Result:'], [192, 'E3/E3']),
+          line(160, [36, 'Myopathy'], [192, 'T/T'], [300, 'Consider recommending standard doses']),
+        ),
+      ),
+      'labcorp',
+    );
+    expect(rowsOf(report).map((r) => r.slice(0, 2))).toEqual([
+      ['Vitamin B12', '1082'],
+      ['APO E Genotyping Result', 'E3/E3'],
+    ]);
+  });
+
   it('joins a name wrapped at the row indent to the line of its values, marks carried there or not', () => {
     const wrapped = parseReport(
       doc(

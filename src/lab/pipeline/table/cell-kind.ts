@@ -35,6 +35,12 @@ const LABEL = /^[A-Za-z][A-Za-z0-9 .#&()/'-]{0,40}:(?:\s|$)/;
 /** `A : G Ratio`, `A:G`: a ratio of two letters, a test's name, not a label. */
 const LETTER_RATIO = /^[A-Za-z]\s*:\s*[A-Za-z](?:\s|$)/;
 
+/**
+ * Two alleles (`T/T`, `C/T`), two star alleles (`*1/*2`) or two APOE alleles (`E3/E4`): a genotype as
+ * pharmacogenetic and APOE reports print it.
+ */
+export const GENOTYPE = /^(?:[ACGT]\/[ACGT]|\*\d+[A-Z]?\/\*\d+[A-Z]?|E[234]\/E[234])$/;
+
 export function cellKind(text: string): CellKind {
   return memoKind(text);
 }

@@ -9,6 +9,7 @@ import type { Cell } from '../pdf/layout.js';
 import {
   type CellKind,
   cellKind,
+  GENOTYPE,
   isRangeKind,
   isUnit,
   isValueKind,
@@ -114,6 +115,11 @@ function splitName(cells: readonly Cell[], header: TableHeader | null) {
     if (nameCells.length > 0 && (isValueKind(kind) || kind === 'flag' || kind === 'rangeUnit')) break;
     // A word result printed left of its column ("Equivocal", "NEGATIVE"), apart from the name.
     if (nameCells.length > 0 && QUALITATIVE.test(cell.text.trim())) break;
+    // "APO E Genotyping Result:  E3/E3": a labelled genotype is a result; the label is its name.
+    if (kind === 'label' && nameCells.length === 0 && GENOTYPE.test(cells[i + 1]?.text.trim() ?? '')) {
+      nameCells.push({ ...cell, text: cell.text.trim().replace(/\s*:$/, '') });
+      continue;
+    }
     if (kind === 'label' || kind === 'date') {
       // "RHEUMATOID FACTOR  Collected: 11/13/2024 ...": a section line; the label is no part of a name.
       i = cells.length;
@@ -320,6 +326,8 @@ function plausibleValue(value: string, range: string | null, unit: string | null
   const kind = cellKind(value);
   if (kind !== 'text' && kind !== 'unit') return true;
   if (QUALITATIVE.test(value.trim())) return true;
+  // A genotype is a result, with no range or one that reads as one (an interpretation beside it is no range).
+  if (GENOTYPE.test(value.trim())) return range === null || readsAsRange(range);
   if (/\d(?:st|nd|rd|th)\b|<-|->/.test(value) || value.split(/\s+/).length > 3) return false;
   // "Very High", "Borderline High": a category of a risk table, not a result.
   if (isFlag(value.split(/\s+/).at(-1) ?? '')) return false;

@@ -5,7 +5,7 @@
  * lines that are unmistakably result rows by their content count, so a table drawn with header words we
  * never saw degrades to fewer results, not to none.
  */
-import { cellKind, QUALITATIVE, startsName } from './cell-kind.js';
+import { cellKind, GENOTYPE, QUALITATIVE, startsName } from './cell-kind.js';
 import { columnRole, readHeader, type TableHeader } from './header.js';
 import { inferColumns, isCandidateRow } from './infer-columns.js';
 import type { LineView } from './line.js';
@@ -232,9 +232,6 @@ function isHeadingAbove(previous: LineView, headerLine: LineView): boolean {
   const size = Math.max(headerLine.font ?? 0, previous.font ?? 0) || 10;
   return headerLine.y - previous.y <= HEADING_GAP * size;
 }
-
-/** Two alleles (`T/T`, `C/T`) or two star alleles (`*1/*2`): a genotype as pharmacogenetic reports print it. */
-const GENOTYPE = /^(?:[ACGT]\/[ACGT]|\*\d+[A-Z]?\/\*\d+[A-Z]?)$/;
 
 /**
  * What any reader would take for a result row, whatever the layout: a test name, then a number of its
