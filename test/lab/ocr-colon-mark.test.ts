@@ -44,6 +44,12 @@ describe('withoutColonMark', () => {
     expect(text(withoutColonMark(chars))).toBe(kept);
   });
 
+  it('drops a sliver beside one digit only on a page that sets its values after colons', () => {
+    const chars = word(['4', 8, 50], ['1', 25, 50], ['5', 33, 50]);
+    expect(text(withoutColonMark(chars, true))).toBe('15');
+    expect(withoutColonMark(chars)).toBeNull();
+  });
+
   it.each([
     ['a number with no mark in front', word(['7', 25, 38], ['.', 9, 8], ['4', 29, 38])],
     ['a leading 1, narrow by nature', word(['1', 12, 42], ['3', 33, 42], ['.', 13, 13], ['7', 33, 38])],

@@ -14,7 +14,7 @@ const TALL = 0.5;
 const NUMBER = /^\d+(?:[.,]\d+)?$/;
 
 /** The word's characters without a colon read into its front; null when there is none to drop. */
-export function withoutColonMark(chars: readonly HocrChar[]): HocrChar[] | null {
+export function withoutColonMark(chars: readonly HocrChar[], colonLayout = false): HocrChar[] | null {
   const [first, ...rest] = chars;
   if (!first || !NUMBER.test(rest.map((c) => c.text).join(''))) return null;
   if (!/^[-:;|!\d]$/.test(first.text) || first.text === '1') return null;
@@ -23,7 +23,14 @@ export function withoutColonMark(chars: readonly HocrChar[]): HocrChar[] | null 
   const heights = digits.map((c) => c.box.bottom - c.box.top);
   // The digits' boxes are the measure only where they agree: tesseract sometimes boxes a digit with a rule
   // or the next glyph, and one odd box would make a real digit look narrow.
-  if (digits.length < 2 || !agree(widths) || !agree(heights)) return null;
+  // One digit to measure by is enough only on a page that sets its values after colons, and only for a
+  // mark a third of its width ("415" for ": 15").
+  if (
+    digits.length === 1 &&
+    !(colonLayout && first.box.right - first.box.left <= SLIVER * (widths[0] as number))
+  )
+    return null;
+  if (digits.length === 0 || !agree(widths) || !agree(heights)) return null;
   const width = median(widths);
   const height = median(heights);
   const [w, h] = [first.box.right - first.box.left, first.box.bottom - first.box.top];
@@ -33,14 +40,17 @@ export function withoutColonMark(chars: readonly HocrChar[]): HocrChar[] | null 
   return w <= NARROW * width || h < TALL * height ? rest : null;
 }
 
+/** A mark this much narrower than the one digit beside it is no digit, with nothing else to compare. */
+const SLIVER = 0.35;
+
 /** Sizes within this ratio of each other are one font's digits. */
 const AGREE = 1.4;
 
-function agree(values: readonly number[]): boolean {
+export function agree(values: readonly number[]): boolean {
   return Math.max(...values) <= AGREE * Math.min(...values);
 }
 
-function median(values: readonly number[]): number {
+export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] as number;
 }

@@ -20,6 +20,7 @@ import { QUALITATIVE } from '../table/cell-kind.js';
 import { withoutColonMark } from './colon-mark.js';
 import { type Box, type HocrChar, type HocrLine, type HocrWord, parseHocr } from './hocr.js';
 import { planPageImages, RASTER_DPI, writePageImage } from './images.js';
+import { withNarrowFoursAsOnes } from './narrow-four.js';
 import { OcrTimeoutError, ocrPage } from './page.js';
 import { repairOcrWord } from './repair.js';
 
@@ -134,6 +135,8 @@ export function pageFromHocr(hocr: string, pageNumber: number, dpi = RASTER_DPI)
   const parsed = parseHocr(hocr);
   const body = median(parsed.lines.filter((l) => l.words.length >= 2).map((l) => l.size));
   const words: OcrWord[] = [];
+  // Values set after colons ("Name : 16900"), the layout narrow fours were measured in (narrow-four.ts).
+  const colonLayout = parsed.lines.reduce((n, line) => n + valuesAfterColons(line), 0) >= COLON_LAYOUT;
   parsed.lines.forEach((line, n) => {
     const size = body !== null && Math.abs(line.size - body) <= SAME_SIZE * body ? body : line.size;
     line.words.forEach((word, at) => {
@@ -142,8 +145,9 @@ export function pageFromHocr(hocr: string, pageNumber: number, dpi = RASTER_DPI)
       for (const split of splitRaised(word, line, afterName, apart).flatMap((p) =>
         splitFlagLetter(p, line),
       )) {
-        const colonless = split.raised ? null : withoutColonMark(split.chars);
-        const part = colonless ? { ...split, chars: colonless } : split;
+        const colonless = split.raised ? null : withoutColonMark(split.chars, colonLayout);
+        const ones = split.raised || !colonLayout ? null : withNarrowFoursAsOnes(colonless ?? split.chars);
+        const part = ones || colonless ? { ...split, chars: ones ?? colonless ?? split.chars } : split;
         const text = withoutRules(withPowers(part, line).trim());
         const conf = Math.min(...part.chars.map((c) => c.conf));
         const rangeDash = isRangeDash(text, line.words[at - 1], line.words[at + 1], line.size);
@@ -161,7 +165,7 @@ export function pageFromHocr(hocr: string, pageNumber: number, dpi = RASTER_DPI)
           conf,
           size,
           raised: part.raised,
-          colonDropped: !!colonless,
+          colonDropped: !!colonless || !!ones,
         });
       }
     });
@@ -390,8 +394,23 @@ interface OcrWord {
   /** The line's font size, in pixels. */
   size: number;
   raised: boolean;
-  /** A colon read into the front of the number was dropped (colon-mark.ts). */
+  /** A colon read into the front of the number was dropped (colon-mark.ts), or a one read as a four put back (narrow-four.ts). */
   colonDropped: boolean;
+}
+
+/** A word that is a colon alone (tesseract boxes the colon before a value apart from it). */
+function isColonWord(word: HocrWord): boolean {
+  return /^[:;]+$/.test(word.chars.map((c) => c.text).join(''));
+}
+
+/** Values after a colon standing alone that make a page a "Name : value" layout. */
+const COLON_LAYOUT = 3;
+
+/** How many of the line's numbers follow a colon standing alone (a scan's specks are no such colons). */
+function valuesAfterColons(line: HocrLine): number {
+  return line.words.filter(
+    (word, i) => i > 0 && isColonWord(line.words[i - 1] as HocrWord) && /^\d/.test(word.chars[0]?.text ?? ''),
+  ).length;
 }
 
 /** Lines shorter than this (pixels) say little about the page's slope. */
