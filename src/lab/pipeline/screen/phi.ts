@@ -14,6 +14,7 @@
  */
 import type { Cell, Line, TextItem } from '../pdf/layout.js';
 import type { DocumentLayout, PageLayout } from '../pdf/pdf-text.js';
+import { TRAILING_MARKS } from '../table/labcorp-marks.js';
 import { memoByText } from '../table/text-memo.js';
 import { findDates, usDateToIso } from './dates.js';
 import { nameWordRedactor } from './name-words.js';
@@ -306,13 +307,11 @@ function findShapes(lines: readonly Line[], headerEnd: number): Finding[] {
  * table with the test's name ("Pregnenolone, MS", a test and its method), which has the "LAST, FIRST"
  * shape; the row under the header repeats it beside its result. A patient's name is never a row's.
  */
-const SITE_MARKS = /\s+(?:[A-Z],\s*)?\d{2}$/;
-
 function rowNamesBelow(lines: readonly Line[], headerEnd: number): Set<string> {
   const names = new Set<string>();
   for (const line of lines.slice(headerEnd + 1)) {
     // The raw text keeps Labcorp's raised site code and footnote letter after the name ("... MS 05").
-    const first = line.cells[0]?.text.trim().replace(SITE_MARKS, '');
+    const first = line.cells[0]?.text.trim().replace(TRAILING_MARKS, '');
     if (first && line.cells.length > 1 && /\d/.test(line.text)) names.add(first);
   }
   return names;

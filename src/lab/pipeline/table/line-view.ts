@@ -8,6 +8,7 @@ import { type Cell, cellsOf } from '../pdf/layout.js';
 import type { PageLayout } from '../pdf/pdf-text.js';
 import { isFlag } from './flags.js';
 import { columnRole } from './header.js';
+import { MARK } from './labcorp-marks.js';
 import type { LineView } from './line.js';
 
 /** A mark is raised when it is this much smaller than the line's text ... */
@@ -23,10 +24,8 @@ const MARK_GAP = 1.5;
  * Labcorp's footnote letter and site code ("A,", "04") carried to the start of the next line when the name
  * they follow fills its own: still marks, though no text precedes them there.
  */
-const CARRIED_MARK = /^(?:[A-Z],|\d{2},?)$/;
-
 function carriedShape(item: PageLayout['items'][number], font: number): boolean {
-  return item.fontSize < RAISED_SIZE * font && CARRIED_MARK.test(item.str.trim());
+  return item.fontSize < RAISED_SIZE * font && MARK.test(item.str.trim());
 }
 
 export function viewLines(page: PageLayout): LineView[] {

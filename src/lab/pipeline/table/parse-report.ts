@@ -11,6 +11,7 @@ import { dropRepeatedCopies } from './copies.js';
 import { takeDocumentViews } from './document-views.js';
 import { type DocumentStyle, documentStyle, noTableFlag, rowDoubts, unreadRowFlag } from './doubts.js';
 import type { TableHeader } from './header.js';
+import { TRAILING_MARKS } from './labcorp-marks.js';
 import type { LineView } from './line.js';
 import { repairOcrRows } from './ocr-rows.js';
 import { readLine } from './row-reader.js';
@@ -24,9 +25,6 @@ export interface ParsedReport {
   validationFlags: ValidationFlag[];
   coverage: Coverage;
 }
-
-/** Labcorp's performing-lab code after a name, when the layout cannot show it raised (OCR). */
-const TRAILING_LAB_CODE = /\s+(?:[A-Z],\s*)?\d{2}$/;
 
 export function parseReport(layout: DocumentLayout, vendor: Vendor | 'generic'): ParsedReport {
   // Susceptibility tables and titre grids first: their lines have readers of their own (own-readers.ts),
@@ -167,7 +165,7 @@ function coverageOf(resultsRead: number, unread: number): Coverage {
 function stripUnraisedCodes(panels: ParsedPanel[], layout: DocumentLayout): void {
   if (layout.pages.some((page) => page.items.length > 0)) return;
   for (const panel of panels) {
-    for (const row of panel.rows) row.biomarker = row.biomarker.replace(TRAILING_LAB_CODE, '');
+    for (const row of panel.rows) row.biomarker = row.biomarker.replace(TRAILING_MARKS, '');
   }
 }
 
