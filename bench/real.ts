@@ -13,11 +13,15 @@
  * non-English) and split into tuned and held-out files (`heldOut` in the truth). Panel agreement: of the
  * matched rows whose truth names the printed heading (`panel`), how many the run filed under it. Without
  * DIR, or with no PDF there that has a truth file, it says so and exits 0. Needs `npm run build` first.
+ *
+ * `--as-scans GRADE` (clean-300, noisy-200, poor-150): every PDF with a text layer is first printed as a
+ * scan at that grade (support/scan-copy.ts) and the scan is what the CLI reads, judged against the same
+ * truth; PDFs that are already images are left out. OCR is then measured on real laboratories' layouts.
  */
 
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -41,6 +45,8 @@ import {
   type RowDoubts,
   rowDoubts,
 } from './support/real-doubts.js';
+import { SCAN_QUALITY_NAMES, scanCopy } from './support/scan-copy.js';
+import type { ScanQuality } from './support/scanned-family.js';
 import {
   type ExtractionScore,
   type FoundRow,
@@ -160,9 +166,13 @@ export async function run(args: string[] = []): Promise<void> {
       truth: { type: 'string', default: TRUTH_DIR },
       keep: { type: 'boolean', default: false },
       'any-lab': { type: 'boolean', default: false },
+      'as-scans': { type: 'string' },
     },
   });
   const anyLab = values['any-lab'];
+  const asScans = values['as-scans'] ?? null;
+  if (asScans !== null && !isScanQuality(asScans))
+    throw new Error(`real: --as-scans takes one of ${SCAN_QUALITY_NAMES.join(', ')}, not ${asScans}`);
   const dirs: string[] = [];
   for (const dir of positionals)
     if ((await stat(dir).catch(() => null))?.isDirectory()) dirs.push(dir);
@@ -171,7 +181,9 @@ export async function run(args: string[] = []): Promise<void> {
     console.log('real: no folder given; the real lab PDFs are not in the repo, skipped.');
     return;
   }
-  const { docs, skipped } = await loadDocs(dirs, values.truth, anyLab);
+  const loaded = await loadDocs(dirs, values.truth, anyLab);
+  const { skipped } = loaded;
+  let { docs } = loaded;
   if (docs.length === 0) {
     console.log(
       `real: no PDF in ${dirs.join(', ')} has a truth file in ${relative(ROOT, values.truth) || '.'}; skipped.`,
@@ -182,20 +194,28 @@ export async function run(args: string[] = []): Promise<void> {
 
   // Read before anything from the run is printed: every printed line passes through redact().
   const identifiers = new Map<string, Identifier[]>();
-  for (const doc of docs)
-    identifiers.set(doc.id, identifiersInText(await pdfLayoutText(doc.path, await readFile(doc.path))));
+  const images: string[] = [];
+  for (const doc of docs) {
+    const text = await pdfLayoutText(doc.path, await readFile(doc.path));
+    identifiers.set(doc.id, identifiersInText(text));
+    if (asScans && !(await hasTextLayer(doc.path))) images.push(doc.id);
+  }
+  docs = docs.filter((doc) => !images.includes(doc.id));
   const allIds = [...identifiers.values()].flat();
   const say = (line = '') => console.log(redact(line, allIds));
 
   const tmp = await mkdtemp(join(tmpdir(), 'assay-bench-real-'));
   try {
     const started = performance.now();
-    const cli = await runCli(tmp, docs, allIds, anyLab);
+    const input = (doc: Doc) =>
+      asScans ? readFile(doc.path).then((pdf) => scanCopy(pdf, doc.id, asScans)) : readFile(doc.path);
+    const cli = await runCli(tmp, docs, allIds, anyLab, input);
     const seconds = (performance.now() - started) / 1000;
     say(
-      `real: ${docs.length} PDFs through \`assay lab extract${anyLab ? ' --any-lab' : ''}\` in ${seconds.toFixed(1)} s (exit code ${cli.exitCode})`,
+      `real: ${docs.length} PDFs${asScans ? ` printed as ${asScans} scans` : ''} through \`assay lab extract${anyLab ? ' --any-lab' : ''}\` in ${seconds.toFixed(1)} s (exit code ${cli.exitCode})`,
     );
     if (skipped.length > 0) say(`no truth, skipped: ${skipped.join(', ')}`);
+    if (images.length > 0) say(`already images (no text layer to print), left out: ${images.join(', ')}`);
     say();
 
     const scored = await Promise.all(docs.map(async (doc) => judge(doc, await readBody(tmp, doc))));
@@ -209,7 +229,7 @@ export async function run(args: string[] = []): Promise<void> {
     for (const line of groupLines(scored)) say(line);
     say();
 
-    const phi = await phiReport(tmp, docs, identifiers, cli.duringRun);
+    const phi = await phiReport(tmp, docs, identifiers, cli.duringRun, cli.inputs);
     for (const line of phi.lines) say(line);
     say();
 
@@ -240,6 +260,14 @@ export async function run(args: string[] = []): Promise<void> {
   } finally {
     if (!values.keep) await rm(tmp, { recursive: true, force: true });
   }
+}
+
+const isScanQuality = (s: string): s is ScanQuality => (SCAN_QUALITY_NAMES as string[]).includes(s);
+
+/** Whether pdftotext finds text on the PDF's pages: a report printed to PDF, not a scan or photo. */
+async function hasTextLayer(path: string): Promise<boolean> {
+  const { stdout } = await execa('pdftotext', [path, '-'], { reject: false });
+  return stdout.replace(/\s+/g, '').length >= 200;
 }
 
 async function loadDocs(
@@ -288,13 +316,18 @@ async function runCli(
   docs: readonly Doc[],
   ids: readonly Identifier[],
   anyLab: boolean,
-): Promise<{ exitCode: number | undefined; duringRun: HitTable }> {
+  bytesOf: (doc: Doc) => Promise<Uint8Array>,
+): Promise<{ exitCode: number | undefined; duringRun: HitTable; inputs: Set<string> }> {
   const input = join(tmp, 'in');
   await mkdir(input);
   const files = [];
+  // What the CLI is given (the PDF, or its scanned copy): kept byte for byte in the home, not searched.
+  const inputs = new Set<string>();
   for (const doc of docs) {
     const file = join(input, `${doc.id}.pdf`);
-    await copyFile(doc.path, file);
+    const bytes = await bytesOf(doc);
+    inputs.add(createHash('sha256').update(bytes).digest('hex'));
+    await writeFile(file, bytes, { mode: 0o600 });
     files.push(file);
   }
   const home = join(tmp, 'home');
@@ -323,7 +356,6 @@ async function runCli(
     },
   );
   const duringRun: HitTable = new Map();
-  const inputs = new Set(docs.map((doc) => doc.sha));
   let running = true;
   const watcher = (async () => {
     while (running) {
@@ -334,7 +366,7 @@ async function runCli(
   const result = await child;
   running = false;
   await watcher;
-  return { exitCode: result.exitCode, duringRun };
+  return { exitCode: result.exitCode, duringRun, inputs };
 }
 
 async function readBody(tmp: string, doc: Doc): Promise<StatusBody | null> {
@@ -573,10 +605,10 @@ async function phiReport(
   docs: readonly Doc[],
   identifiers: ReadonlyMap<string, Identifier[]>,
   duringRun: HitTable,
+  inputs: ReadonlySet<string>,
 ): Promise<{ hits: number; lines: string[] }> {
   const ids = [...identifiers.values()].flat();
   const table: HitTable = new Map();
-  const inputs = new Set(docs.map((doc) => doc.sha));
   for (const dir of ['out', 'home']) mergeMax(table, await scanTree(tmp, join(tmp, dir), ids, inputs));
   for (const file of ['stdout.txt', 'stderr.txt']) {
     const bytes = await readFile(join(tmp, file)).catch(() => Buffer.alloc(0));

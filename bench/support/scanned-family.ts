@@ -213,15 +213,25 @@ export async function scannedCases(opts: ScanOptions = {}): Promise<ScannedCase[
 
 /** Every page of a committed fixture as 8-bit grey pixels at `dpi`. */
 async function rasterise(dir: string, fixture: string, dpi: number): Promise<GreyImage[]> {
-  const input = join(dir, `${fixture}.pdf`);
-  const prefix = `${fixture}-${dpi}`;
-  await writeFile(input, pdfBytes(fixture));
+  return rasterisePdf(dir, pdfBytes(fixture), fixture, dpi);
+}
+
+/** Every page of a PDF as 8-bit grey pixels at `dpi`, by poppler's pdftoppm; `name` names the temp files. */
+export async function rasterisePdf(
+  dir: string,
+  pdf: Uint8Array,
+  name: string,
+  dpi: number,
+): Promise<GreyImage[]> {
+  const input = join(dir, `${name}.pdf`);
+  const prefix = `${name}-${dpi}`;
+  await writeFile(input, pdf);
   await run('pdftoppm', ['-r', String(dpi), '-gray', input, join(dir, prefix)], { timeout: 120_000 });
   // pdftoppm pads page numbers to the width of the page count: prefix-1.pgm or prefix-01.pgm.
   const files = (await readdir(dir))
     .filter((f) => f.startsWith(`${prefix}-`) && f.endsWith('.pgm'))
     .sort((a, b) => pageOf(a) - pageOf(b));
-  if (files.length === 0) throw new Error(`pdftoppm wrote no page of ${fixture}`);
+  if (files.length === 0) throw new Error(`pdftoppm wrote no page of ${name}`);
   const pages: GreyImage[] = [];
   for (const file of files) {
     pages.push(parsePgm(await readFile(join(dir, file))));
@@ -248,7 +258,7 @@ const PAPER = 255;
  * Every draw is made whatever is switched off, so switching one off leaves the others as they were. A
  * quality preset keeps the drawn side of the skew and the drawn noise, and fixes the rest.
  */
-function drawDegradation(rng: Rng, opts: ScanOptions, preset: QualityPreset | null): Degradation {
+export function drawDegradation(rng: Rng, opts: ScanOptions, preset: QualityPreset | null): Degradation {
   const magnitude = rng.between(0.3, 1.2);
   const clockwise = rng.chance(0.5);
   const sigma = Number(rng.between(3, 8).toFixed(2));
@@ -315,7 +325,7 @@ export function gaussianBlur({ width, height, pixels }: GreyImage, sigma: number
 }
 
 /** The page as a greyscale baseline JPEG at `quality`, by ImageMagick's convert. */
-async function encodeGreyJpeg(dir: string, image: GreyImage, quality: number): Promise<Buffer> {
+export async function encodeGreyJpeg(dir: string, image: GreyImage, quality: number): Promise<Buffer> {
   const pgm = join(dir, 'page.pgm');
   const jpg = join(dir, 'page.jpg');
   const header = Buffer.from(`P5\n${image.width} ${image.height}\n255\n`, 'latin1');
@@ -393,16 +403,23 @@ const clamp = (v: number): number => (v <= 0 ? 0 : v >= 255 ? 255 : Math.round(v
 // --- The image-only PDF ----------------------------------------------------------------------------------------
 
 /**
- * One full-page image (PNG or JPEG) per Letter page; the image's pixel size and the page size give its
- * dpi.
+ * One full-page image (PNG or JPEG) per page: a Letter page unless `sizes` gives the page's own size in
+ * points (a scanned copy of an A4 report stays A4); the image's pixel size and the page size give its dpi.
  */
-async function imagePdf(images: readonly Buffer[], title: string): Promise<Buffer> {
+export async function imagePdf(
+  images: readonly Buffer[],
+  title: string,
+  sizes?: ReadonlyArray<readonly [width: number, height: number]>,
+): Promise<Buffer> {
   const doc = newDocument(`${title} (scanned)`);
   const done = collect(doc);
-  for (const image of images) {
-    doc.addPage();
-    doc.image(image, 0, 0, { width: PAGE.width, height: PAGE.height });
-  }
+  images.forEach((image, i) => {
+    const size = sizes?.[i];
+    if (size) doc.addPage({ size: [size[0], size[1]], margin: 0 });
+    else doc.addPage();
+    const [width, height] = size ?? [PAGE.width, PAGE.height];
+    doc.image(image, 0, 0, { width, height });
+  });
   doc.end();
   return done;
 }
