@@ -62,15 +62,18 @@ describe('OCR rows put right against the catalogues', () => {
     const panels: ParsedPanel[] = [
       { panelName: 'HEMOGLOBIN Alc', pageNumber: 2, rows: [row('HEMOGLOBIN Alc')] },
       { panelName: 'Comp. Metabolic Panel (14)', pageNumber: 1, rows: [row('AIG Ratio')] },
+      { panelName: 'GLYCOSYLATED HEMOGLOBIN', pageNumber: 3, rows: [row('HbAic')] },
     ];
     const flags = repairOcrRows(panels);
     expect(panels.map((p) => [p.panelName, p.rows[0]?.biomarker])).toEqual([
       ['HEMOGLOBIN A1c', 'HEMOGLOBIN A1c'],
       ['Comp. Metabolic Panel (14)', 'A/G Ratio'],
+      ['GLYCOSYLATED HEMOGLOBIN', 'HbA1c'],
     ]);
     expect(flags).toEqual([
       expect.objectContaining({ code: 'ocr_repaired', pageNumber: 2 }),
       expect.objectContaining({ code: 'ocr_repaired', pageNumber: 2 }),
+      expect.objectContaining({ code: 'ocr_repaired', message: expect.stringContaining('HbA1c') }),
     ]);
   });
 
@@ -225,6 +228,60 @@ describe('OCR rows put right against the catalogues', () => {
       '3.4-10.8',
       '<OR =5',
     ]);
+  });
+
+  it('spaces a dash OCR spaced on one side only on both, and leaves dashes spaced alike', () => {
+    const ranges = ['8.5- 10.5', '3.5 -5.5', '90-105', '13.5 - 18.5', '4000- 11000'];
+    const rows = ranges.map((referenceRangeText) => ({ ...row('WBC'), referenceRangeText }));
+    const text = { ...row('WBC', false), referenceRangeText: '8.5- 10.5' };
+    repairOcrRows([{ panelName: 'P', pageNumber: 1, rows: [...rows, text] }]);
+    expect([...rows, text].map((r) => r.referenceRangeText)).toEqual([
+      '8.5 - 10.5',
+      '3.5 - 5.5',
+      '90-105',
+      '13.5 - 18.5',
+      '4000 - 11000',
+      '8.5- 10.5',
+    ]);
+  });
+
+  it("reads a garbled unit as the nearest unit the document prints elsewhere, else the test's usual unit, flagged", () => {
+    const rows: ParsedRow[] = [
+      // Read whole elsewhere on the document: the laboratory's own spellings.
+      { ...row('Cholesterol, Total'), resultUnit: 'mg/dL' },
+      { ...row('AST (SGOT)'), resultUnit: 'IU/L' },
+      { ...row('Albumin'), resultUnit: 'g/dL' },
+      { ...row('HDL Cholesterol'), resultUnit: 'meg/db' },
+      { ...row('Protein, Total'), resultUnit: 'g/di' },
+      { ...row('ALT (SGPT)'), resultUnit: 'W/L' },
+      // A look-alike swap is half an edit: IU/L as the document prints it, not U/L; µg/dL, not mg/dL.
+      { ...row('Alkaline Phosphatase'), resultUnit: '1U/L' },
+      { ...row('T4, Total'), resultUnit: 'yg/dL' },
+      // Nothing near on the document: the catalogue's spellings of the test's usual unit.
+      { ...row('MCH'), resultUnit: 'Ps' },
+      // Too far from anything, as near two units of which neither is the test's usual one, or a unit in
+      // its own right (g/d, grams a day): left as read.
+      { ...row('Ferritin'), resultUnit: 'qq/zzz' },
+      { ...row('Zonulin'), resultUnit: 'xg/dL' },
+      { ...row('Protein, Total'), resultUnit: 'g/d' },
+    ];
+    const panels: ParsedPanel[] = [{ panelName: 'P', pageNumber: 3, rows }];
+    const flags = repairOcrRows(panels);
+    expect(rows.map((r) => [r.resultUnit, r.ocr?.repaired])).toEqual([
+      ['mg/dL', false],
+      ['IU/L', false],
+      ['g/dL', false],
+      ['mg/dL', true],
+      ['g/dL', true],
+      ['U/L', true],
+      ['IU/L', true],
+      ['µg/dL', true],
+      ['pg', true],
+      ['qq/zzz', false],
+      ['xg/dL', false],
+      ['g/d', false],
+    ]);
+    expect(flags.filter((f) => f.code === 'ocr_repaired')).toHaveLength(6);
   });
 
   it('reads a unit the catalogue lacks but the normaliser knows only when the catalogue gives no reading', () => {

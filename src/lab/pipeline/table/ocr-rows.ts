@@ -9,19 +9,30 @@
  *   (ocr-names.ts); flagged;
  * - units the catalogue does not know that one look-alike swap makes known ("jul" for "/ul", "AIU/mL"),
  *   or, when the catalogue gives no reading, that the unit normaliser's rules know ("cellsfcumm" for
- *   "cells/cumm"), or "%" read as a look-alike on a row of per cent numbers (ocr-units.ts); flagged;
+ *   "cells/cumm"), or "%" read as a look-alike on a row of per cent numbers; a unit nothing knows
+ *   ("meg/db") read as the nearest of the units the document prints elsewhere and the test's usual unit
+ *   (ocr-units.ts); flagged;
  * - units the unit catalogue knows but for case and spacing ("X10E 3/uL", "Pg"), written as the catalogue
  *   spells them. The catalogue matches units without case or spaces, so the unit and its UCUM code are
  *   the same before and after: nothing is guessed, and nothing is flagged;
- * - Quest's bounds "< OR = 5" given back the spaces OCR loses between their narrow parts, and a range
- *   whose dash was lost ("1.54.5") split into its bounds; flagged.
+ * - Quest's bounds "< OR = 5" given back the spaces OCR loses between their narrow parts, a dash spaced on
+ *   one side only ("8.5- 10.5") spaced on both, and a range whose dash was lost ("1.54.5") split into
+ *   its bounds (flagged).
  *
  * Rows read from a text layer are never touched.
  */
 import { loincCatalogue } from '../../../terminology/loinc-catalogue.js';
 import type { ParsedPanel, ValidationFlag } from '../../types.js';
 import { nearestPrintedName } from './ocr-names.js';
-import { isCatalogued, percentReading, spellUnits, swaps, unitReading } from './ocr-units.js';
+import {
+  isCatalogued,
+  isKnownUnit,
+  nearestExpectedUnit,
+  percentReading,
+  spellUnits,
+  swaps,
+  unitReading,
+} from './ocr-units.js';
 
 export function repairOcrRows(panels: readonly ParsedPanel[]): ValidationFlag[] {
   // Names first: a unit's repair may rest on what the test is (percentReading).
@@ -35,10 +46,18 @@ export function repairOcrRows(panels: readonly ParsedPanel[]): ValidationFlag[] 
 /** Quest's "< OR = 5", which OCR reads with its narrow spaces lost ("<OR =5"). */
 const OR_EQUAL = /^([<>])\s*(or)\s*=\s*(?=\d)/i;
 
+/**
+ * "8.5- 10.5": a dash spaced on one side only. Ranges are printed spaced on both sides or on neither; OCR
+ * keeps the wider gap and closes the narrower, so one-sided spacing is a dash spaced on both.
+ */
+const ONE_SIDED_DASH = /^(\d+(?:\.\d+)?)(?:-\s+|\s+-)(\d+(?:\.\d+)?)$/;
+
 function spaceBounds(panels: readonly ParsedPanel[]): void {
   for (const row of panels.flatMap((panel) => panel.rows)) {
     if (row.ocr && row.referenceRangeText !== null)
-      row.referenceRangeText = row.referenceRangeText.replace(OR_EQUAL, '$1 $2 = ');
+      row.referenceRangeText = row.referenceRangeText
+        .replace(OR_EQUAL, '$1 $2 = ')
+        .replace(ONE_SIDED_DASH, '$1 - $2');
   }
 }
 
@@ -74,14 +93,23 @@ export function lostDash(text: string): string | null {
 
 /**
  * A unit the catalogue does not know, read across words ("x1OE 3/uL", "ulU/mL", "/npf", "jul"), becomes the
- * one unit it knows that a single look-alike swap gives; none or several: left as read. "%o" is "%" with a
- * speck read after it. Flagged.
+ * one unit it knows that a single look-alike swap gives; "%o" is "%" with a speck read after it. A unit no
+ * rule knows at all ("meg/db") becomes the unit nearest it of those the row can mean (nearestExpectedUnit).
+ * None or several: left as read. Flagged.
  */
 function repairUnits(panels: readonly ParsedPanel[]): ValidationFlag[] {
   const flags: ValidationFlag[] = [];
-  for (const row of panels.flatMap((panel) => panel.rows)) {
+  const rows = panels.flatMap((panel) => panel.rows);
+  const documentUnits = rows.flatMap((row) =>
+    row.resultUnit !== null && isCatalogued(row.resultUnit) ? [row.resultUnit] : [],
+  );
+  for (const row of rows) {
     if (!row.ocr || row.resultUnit === null || isCatalogued(row.resultUnit)) continue;
-    const reading = unitReading(row.resultUnit) ?? percentReading(row);
+    const unit = row.resultUnit;
+    const reading =
+      unitReading(unit) ??
+      percentReading(row) ??
+      (isKnownUnit(unit) ? null : nearestExpectedUnit(unit, row.biomarker, documentUnits));
     if (reading === null) continue;
     row.resultUnit = reading;
     row.ocr.repaired = true;
@@ -103,6 +131,7 @@ function repairFlag(what: string, pageNumber: number): ValidationFlag {
 const NAME_LOOKALIKES: ReadonlyArray<readonly [string, string]> = [
   ['l', '1'],
   ['I', '1'],
+  ['i', '1'],
   ['I', '/'],
   ['1', 'l'],
   ['O', '0'],

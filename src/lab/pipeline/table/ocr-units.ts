@@ -1,12 +1,13 @@
 /**
  * Units as OCR reads them, put right against the unit catalogue: one look-alike character swapped ("jul"
  * for "/ul", "gidl" for "g/dl"), a slash lost between letters ("milcumm"), a caret read as a degree sign,
- * a per cent sign read as letters on a row whose numbers are per cent, and spellings the catalogue knows
- * but for case and spacing. ocr-rows.ts applies them to a document's rows and flags each repair.
+ * a per cent sign read as letters on a row whose numbers are per cent, a unit nothing knows read as the
+ * nearest unit the row can mean, and spellings the catalogue knows but for case and spacing. ocr-rows.ts
+ * applies them to a document's rows and flags each repair.
  */
 import { loincCatalogue } from '../../../terminology/loinc-catalogue.js';
 import { normaliseUnit } from '../../../terminology/ucum.js';
-import { staticMapEntries, unitKey } from '../../../terminology/ucum-static-map.js';
+import { lookupStatic, staticMapEntries, unitKey } from '../../../terminology/ucum-static-map.js';
 import type { ParsedPanel, ParsedRow } from '../../types.js';
 import { parseReferenceRange } from '../results/ranges.js';
 
@@ -69,7 +70,7 @@ export function isCatalogued(unit: string): boolean {
 }
 
 /** The unit's normaliser knows it, by the catalogue or by its rules for counts ("cells/cumm"). */
-function isKnownUnit(unit: string): boolean {
+export function isKnownUnit(unit: string): boolean {
   return isCatalogued(unit) || normaliseUnit(unit).ucumMatchMethod !== 'not_found';
 }
 
@@ -95,6 +96,72 @@ export function unitReading(unit: string): string | null {
   const [reading] = readings;
   if (reading === undefined || new Set(readings.map(unitKey)).size !== 1) return null;
   return reading;
+}
+
+/** Edits allowed between a misread unit and the unit it stands for: one on a unit of 3 characters or fewer. */
+const unitEdits = (unit: string): number => (unit.length <= 3 ? 1 : 2);
+
+/**
+ * Look-alikes OCR swaps in units, in lower case, read then meant: each such swap costs half an edit. A y
+ * is a micro sign (both have a tail below the line), not a u.
+ */
+const UNIT_SHAPES = new Set('1i i1 1l l1 il li 0o o0 yµ uµ µu ji fi'.split(' '));
+
+/**
+ * Edits from what was read to a candidate, a look-alike swap counting half: "1U/L" is nearer IU/L than
+ * U/L, "yg/dL" nearer µg/dL than mg/dL. Units are a few characters, so the whole table is cheap.
+ */
+function shapeDistance(read: string, unit: string): number {
+  let previous = Array.from({ length: unit.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= read.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= unit.length; j++) {
+      const [a, b] = [read[i - 1] as string, unit[j - 1] as string];
+      const swap = a === b ? 0 : UNIT_SHAPES.has(a + b) ? 0.5 : 1;
+      current[j] = Math.min(
+        (previous[j] as number) + 1,
+        (current[j - 1] as number) + 1,
+        (previous[j - 1] as number) + swap,
+      );
+    }
+    previous = current;
+  }
+  return previous[unit.length] as number;
+}
+
+/**
+ * The unit a garbled one stands for, by what the row can mean rather than by one look-alike letter
+ * ("meg/db", "g/di", "1U/L", "yg/dL" for mg/dL, g/dL, IU/L, µg/dL): the nearest of the units read whole on
+ * the document's other rows (a laboratory prints a unit the same way throughout) and the catalogue's
+ * spellings of the unit the test is usually reported in. Within two edits (one for a unit of three
+ * characters or fewer), compared without case or spaces, a look-alike swap counting half; where units of
+ * several meanings lie as near, the test's usual one, else none. The caller flags the repair: it is a
+ * reading, not a certainty.
+ */
+export function nearestExpectedUnit(
+  read: string,
+  test: string,
+  documentUnits: readonly string[],
+): string | null {
+  const key = unitKey(read);
+  if (key.length < 2) return null;
+  const usual = loincCatalogue().lookupName(test)[0]?.exampleUcum ?? null;
+  const usualSpellings = usual
+    ? staticMapEntries()
+        .filter((entry) => entry.ucum === usual)
+        .map((entry) => entry.printed)
+    : [];
+  let nearest: string[] = [];
+  let least = Number.POSITIVE_INFINITY;
+  for (const candidate of new Set([...documentUnits, ...usualSpellings])) {
+    const d = shapeDistance(key, unitKey(candidate));
+    if (d === 0 || d > unitEdits(unitKey(candidate)) || d > least) continue;
+    if (d < least) [nearest, least] = [[], d];
+    nearest.push(candidate);
+  }
+  const meaning = (unit: string) => lookupStatic(unit) ?? unitKey(unit);
+  if (new Set(nearest.map(meaning)).size > 1) nearest = nearest.filter((unit) => meaning(unit) === usual);
+  return nearest.length > 0 && new Set(nearest.map(meaning)).size === 1 ? (nearest[0] as string) : null;
 }
 
 /**
