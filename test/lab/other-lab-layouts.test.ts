@@ -427,4 +427,48 @@ describe("other laboratories' layouts", () => {
       ['LIPID PROFILE', 3],
     ]);
   });
+
+  it('takes no range for a result whose cell was left empty, under a header whose range label is clipped', async () => {
+    // A US hospital's "Normal | Abnormal" columns, with the range's label clipped to "Refer" by its cell,
+    // as a scan reads it; the abnormal results sit in shaded cells that a scan can lose entirely.
+    const bytes = await pdf((doc) => {
+      header(doc);
+      row(doc, 130, [
+        [36, 'Test'],
+        [220, 'Normal'],
+        [270, 'Abnormal'],
+        [345, 'Flag'],
+        [405, 'Units'],
+        [480, 'Refer'],
+      ]);
+      row(doc, 150, [[36, 'COMPLETE BLOOD COUNT']]);
+      const rows: Array<[string, string, string, string]> = [
+        ['White Blood Cell (WBC)', '6.9', 'K/mcL', '4.8-10.8'],
+        ['Red Blood Cell (RBC)', '', 'M/mcL', '4.7-6.1'],
+        ['Platelet count', '180', 'K/mcL', '150-450'],
+        ['Hematocrit (HCT)', '', '%', '42-52'],
+      ];
+      rows.forEach(([name, value, unit, range], i) => {
+        row(doc, 168 + i * 14, [
+          [36, name],
+          [220, value],
+          [405, unit],
+          [480, range],
+        ]);
+      });
+    });
+    const outcome = await runPipeline(bytes, { anyLab: true });
+    if (outcome.status !== 'completed') throw new Error(`expected completed, got ${outcome.status}`);
+    const rows = outcome.result.panels.flatMap((p) => p.panelResults);
+    expect(rows.map((r) => [r.biomarker, r.resultValue, r.referenceRangeText])).toEqual([
+      ['White Blood Cell (WBC)', '6.9', '4.8-10.8'],
+      ['Red Blood Cell (RBC)', null, '4.7-6.1'],
+      ['Platelet count', '180', '150-450'],
+      ['Hematocrit (HCT)', null, '42-52'],
+    ]);
+    // Said, on each row: a result not read is no result read wrong.
+    expect(
+      outcome.result.validationFlags.filter((f) => f.code === 'missing_result_value').map((f) => f.resultId),
+    ).toEqual(['p1-red-blood-cell-rbc-1', 'p1-hematocrit-hct-1']);
+  });
 });

@@ -231,7 +231,10 @@ function readByKind(text: string, kind: CellKind, role: ColumnRole | null, draft
 /** A number, bound, interval or words: a result in a result column, else a range or a unit. */
 function readValueOrRange(text: string, kind: CellKind, role: ColumnRole | null, draft: Draft): void {
   const resultColumn = role === 'value' || role === 'flag' || role === null;
-  if (draft.value === null && (resultColumn || (isValueKind(kind) && role !== 'range'))) {
+  // An interval after the row's unit, in a column the header names as nothing read (a clipped "Refer"
+  // label), is the range: the result cell was left empty or not read, and the range is no result.
+  const rangeAfterUnit = kind === 'interval' && role === 'ignore' && draft.unit !== null;
+  if (draft.value === null && !rangeAfterUnit && (resultColumn || (isValueKind(kind) && role !== 'range'))) {
     const glued = kind === 'text' ? splitGlued(text) : null;
     if (glued) {
       draft.value = glued.value;
