@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { runPipeline } from '../../src/lab/pipeline/pipeline.js';
 import { readAntibiograms } from '../../src/lab/pipeline/table/antibiogram.js';
+import type { LineView } from '../../src/lab/pipeline/table/line.js';
 import { viewLines } from '../../src/lab/pipeline/table/line-view.js';
 import { drawPdf } from './support/draw-pdf.js';
 import { layoutOf } from './support/layout-of.js';
@@ -160,5 +161,57 @@ describe('readAntibiograms outside a susceptibility section', () => {
     );
     expect(found.panels.flatMap((p) => p.rows.map((r) => r.biomarker))).toEqual(['AMIKACIN']);
     expect(found.unread).toHaveLength(1);
+  });
+});
+
+describe('readAntibiograms on a scan', () => {
+  /** An OCR'd line: each cell its text, left edge, width and confidence, as tesseract gave them. */
+  const line = (y: number, ...cells: Array<[string, number, number, number]>): LineView => ({
+    pageNumber: 1,
+    y,
+    font: null,
+    raised: [],
+    cells: cells.map(([text, x, width, confidence]) => ({ text, x, right: x + width, confidence })),
+  });
+
+  // Measured on a real culture report printed as a 200 dpi scan: names' letters 4.5 pt wide, the dash
+  // column's marks 2-3 pt wide and read as "a", "is", "2"; a plus sign of a grade read as a 4.
+  const scan = (): LineView[] => [
+    line(290, ['DRUG SENSITIVITY', 18, 93, 96]),
+    line(303, ['AMIKACIN (AK)', 27, 59, 99], ['S(++++)', 270, 33, 95], ['a', 466, 2, 92]),
+    line(318, ['AMPICILLIN SULBACTAM (AS)', 27, 114, 99], ['S(++)', 270, 22, 96], ['is', 466, 3, 91]),
+    line(380, ['CEFUROXIME(CU)', 28, 70, 98], ['S(++4)', 270, 27, 90], ['-', 466, 3, 90]),
+    line(498, ['SPARFLOXACIN (SC)', 28, 76, 98], ['R', 271, 6, 99], ['2', 466, 2, 89]),
+    // An MIC of one digit is a letter's width: kept.
+    line(514, ['TETRACYCLINE (TE)', 28, 77, 99], ['R', 271, 6, 99], ['8', 466, 5, 93]),
+  ];
+
+  it('reads every antibiotic, its misread dash dropped and its misread plus sign put back, doubted', () => {
+    const found = readAntibiograms([scan()]);
+    expect(
+      found.panels.flatMap((p) => p.rows.map((r) => [r.biomarker, r.resultValue, r.ocr?.repaired])),
+    ).toEqual([
+      ['AMIKACIN (AK)', 'S(++++)', false],
+      ['AMPICILLIN SULBACTAM (AS)', 'S(++)', false],
+      ['CEFUROXIME(CU)', 'S(+++)', true],
+      ['SPARFLOXACIN (SC)', 'R', false],
+      ['TETRACYCLINE (TE)', 'R', false],
+      ['TETRACYCLINE (TE) MIC', '8', false],
+    ]);
+    expect(found.unread).toEqual([]);
+  });
+
+  it('reads the same marks from a text layer as printed: letters after a grade make no row, "2" is an MIC', () => {
+    const text = scan().map((view) => ({
+      ...view,
+      cells: view.cells.map(({ text, x }) => ({ text, x })),
+    }));
+    const found = readAntibiograms([text]);
+    expect(found.panels.flatMap((p) => p.rows.map((r) => [r.biomarker, r.resultValue]))).toEqual([
+      ['SPARFLOXACIN (SC)', 'R'],
+      ['SPARFLOXACIN (SC) MIC', '2'],
+      ['TETRACYCLINE (TE)', 'R'],
+      ['TETRACYCLINE (TE) MIC', '8'],
+    ]);
   });
 });

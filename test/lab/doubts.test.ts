@@ -218,6 +218,10 @@ describe('ocr_malformed_value: words no report prints as a result', () => {
       'Normocytic Normochromic',
       'Adequate',
       'Neutrophilia',
+      // A susceptibility, as antibiograms print it.
+      'S(++)',
+      'S(++++)',
+      'Resistant',
     ])
       expect(ocr({ resultValue: value, resultUnit: null, referenceRangeText: null }), value).toEqual([]);
     expect(isResultWord('Equivocal')).toBe(true);

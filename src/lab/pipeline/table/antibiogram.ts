@@ -10,7 +10,9 @@
  * result, but reported as a line seen and not read, so the report never looks complete without it.
  */
 import type { ParsedPanel, ParsedRow } from '../../types.js';
+import type { Cell } from '../pdf/layout.js';
 import type { LineView } from './line.js';
+import { isOcrCell } from './ocr-cells.js';
 import { lineBox } from './row-box.js';
 
 export interface Antibiograms {
@@ -26,6 +28,13 @@ const SECTION = /\b(?:sensitivity|susceptibility|susceptibilities|antibiogram)\b
 /** The interpretation, as laboratories print it: a letter, a word, or a letter graded with plus signs. */
 const INTERPRETATION =
   /^(?:S|I|R|SDD|NS|sensitive|susceptible|intermediate|resistant|moderately\s+sensitive)(?:\s*\(\+{1,4}\))?$/i;
+/**
+ * A susceptibility as laboratories print it ("S", "Resistant", "S(++)"): a shape only antibiograms give. A
+ * lone small letter ("i", "s") is a scan's speck or misread, not an interpretation, wherever it stands.
+ */
+export const isInterpretation = (text: string): boolean =>
+  INTERPRETATION.test(text.trim()) && !/^[a-z]$/.test(text.trim());
+
 /** A minimum inhibitory concentration: `<=0.5`, `16`, `>=32`, `16/4`. */
 const MIC = /^(?:[<>≤≥]=?\s*)?\d+(?:\.\d+)?(?:\/\d+(?:\.\d+)?)?$/;
 /** An empty column printed as a dash. */
@@ -38,6 +47,33 @@ interface Row {
   name: string;
   interpretation: string;
   mic: string | null;
+  /** Read from a scan: the least sure word's confidence, and whether a grade's plus sign was repaired. */
+  ocr?: { repaired: boolean; confidence: number | null };
+}
+
+/** A plus sign of a grade read as a 4 or a t by OCR ("S(++4)"), after at least one plus read right. */
+const PLUS_MISREAD = /(?<=\(\++)[4t]+(?=\)$)/;
+
+/**
+ * A scan's dash in an empty column read as a character or two ("a", "is", "2"): a mark narrower than
+ * most of one of the name's letters. An MIC of one digit is a letter's width, and is kept.
+ */
+function isMisreadDash(cell: Cell, name: Cell): boolean {
+  if (!isOcrCell(cell) || !isOcrCell(name) || !/^[\p{L}\d]{1,2}$/u.test(cell.text.trim())) return false;
+  const letterWidth = (name.right - name.x) / Math.max(1, name.text.trim().length);
+  return cell.right - cell.x < DASH_SHARE_OF_LETTER * letterWidth;
+}
+
+/** Measured on a real culture report scanned at 200 dpi: dashes 2-3 pt wide, the name's letters 4.5. */
+const DASH_SHARE_OF_LETTER = 0.7;
+
+/** The interpretation a scan gives, its misread plus signs put back; null when it reads as none. */
+function interpretationOf(cell: Cell): { text: string; repaired: boolean } | null {
+  const text = cell.text.trim();
+  if (INTERPRETATION.test(text)) return { text, repaired: false };
+  if (!isOcrCell(cell)) return null;
+  const plus = text.replace(PLUS_MISREAD, (marks: string) => '+'.repeat(marks.length));
+  return plus !== text && INTERPRETATION.test(plus) ? { text: plus, repaired: true } : null;
 }
 
 /** Every susceptibility table of the document, page by page. */
@@ -108,30 +144,43 @@ function isNameTail(view: LineView, row: LineView): boolean {
 
 /** An antibiotic's line: its name, then its interpretation, with an MIC before or after and dashes. */
 function rowOf(view: LineView): Row | null {
-  const cells = view.cells.map((cell) => cell.text.trim()).filter((text) => text !== '');
-  const at = cells.findIndex((text) => INTERPRETATION.test(text));
-  if (at < 1) return null;
-  const before = cells.slice(0, at);
+  const cells = view.cells.filter((cell) => cell.text.trim() !== '');
+  const texts = cells.map((cell) => cell.text.trim());
+  const at = cells.findIndex((cell) => interpretationOf(cell) !== null);
+  const interpretation = at < 0 ? null : interpretationOf(cells[at] as Cell);
+  if (at < 1 || !interpretation) return null;
+  const before = texts.slice(0, at);
   const after = cells.slice(at + 1);
   let mic: string | null = null;
   const last = before[before.length - 1] as string;
   if (before.length >= 2 && MIC.test(last)) mic = before.pop() as string;
-  for (const text of after) {
-    if (PLACEHOLDER.test(text)) continue;
+  for (const cell of after) {
+    const text = cell.text.trim();
+    if (PLACEHOLDER.test(text) || isMisreadDash(cell, cells[0] as Cell)) continue;
     if (mic === null && MIC.test(text)) mic = text;
     else return null;
   }
   const name = before.join(' ').replace(/\s+/g, ' ');
   if (!/^[A-Za-z]/.test(name) || before.some((text) => MIC.test(text))) return null;
-  return { name, interpretation: cells[at] as string, mic };
+  const row: Row = { name, interpretation: interpretation.text, mic };
+  const scanned = cells.filter(isOcrCell);
+  if (scanned.length === 0) return row;
+  const confidence = Math.min(...scanned.map((cell) => cell.confidence ?? 100));
+  return { ...row, ocr: { repaired: interpretation.repaired, confidence } };
 }
 
 /** The interpretation as the row's result; an MIC printed beside it as a row of its own. */
 function rowsOf(row: Row, view: LineView): ParsedRow[] {
   const base = { resultUnit: null, referenceRangeText: null, flag: null, pageNumber: view.pageNumber };
   const bbox = view.cells.length > 0 ? { bbox: lineBox(view) } : {};
-  const rows: ParsedRow[] = [{ ...base, ...bbox, biomarker: row.name, resultValue: row.interpretation }];
-  if (row.mic !== null) rows.push({ ...base, ...bbox, biomarker: `${row.name} MIC`, resultValue: row.mic });
+  const ocr = row.ocr ? { ocr: row.ocr } : {};
+  const rows: ParsedRow[] = [
+    { ...base, ...bbox, ...ocr, biomarker: row.name, resultValue: row.interpretation },
+  ];
+  if (row.mic !== null) {
+    const micOcr = row.ocr ? { ocr: { ...row.ocr, repaired: false } } : {};
+    rows.push({ ...base, ...bbox, ...micOcr, biomarker: `${row.name} MIC`, resultValue: row.mic });
+  }
   return rows;
 }
 

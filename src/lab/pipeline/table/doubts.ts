@@ -5,6 +5,7 @@
 
 import type { ParsedRow, ValidationFlag } from '../../types.js';
 import { isUnreadableRange, parseReferenceRange, resultTypeOf } from '../results/ranges.js';
+import { isInterpretation } from './antibiogram.js';
 import { comparatorLost, gainedDecimal, rangeSuspect, unitMissing, unitUnrecognised } from './doubt-cells.js';
 import { isCutResultWord, isResultWord } from './doubt-words.js';
 
@@ -270,7 +271,8 @@ const GRADE_OR_TITER = /^\d\+$|^[<>]?\d+:\d+$/;
  */
 function malformedValue(row: ParsedRow, style: DocumentStyle): boolean {
   const value = row.resultValue?.trim() ?? '';
-  if (value === '' || MIXED_NUMBER.test(value) || isCutResultWord(value)) return false;
+  if (value === '' || MIXED_NUMBER.test(value) || isCutResultWord(value) || isInterpretation(value))
+    return false;
   if (/\d/.test(value))
     return (
       (/^0\d/.test(value) && !(style.padsCounts && PADDED_COUNT.test(value))) ||
