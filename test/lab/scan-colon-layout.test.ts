@@ -98,4 +98,32 @@ describe('a scanned report with centred column labels', () => {
     );
     expect(rowsOf(report).map((r) => r[1])).toEqual(['Hemoglobin']);
   });
+
+  it('keeps a method note whose opening parenthesis the scan lost out of the name above', () => {
+    const rows = (note: (y: number) => ReturnType<typeof scanned>) =>
+      rowsOf(
+        parse(
+          scanned(130, [40, 'RBC Count'], [250, '4.50'], [380, 'mill/mm3'], [440, '4.50 - 5.50']),
+          note(142),
+          scanned(155, [40, 'MCV'], [250, '90.00'], [380, 'fL'], [440, '83.00 - 101.00']),
+          note(167),
+          scanned(180, [40, 'MCH'], [250, '32.00'], [380, 'pg'], [440, '27.00 - 32.00']),
+          note(192),
+          scanned(205, [40, 'MCHC'], [250, '33.00'], [380, 'g/dL'], [440, '31.50 - 34.50']),
+          note(217),
+        ),
+      ).map((r) => r[1]);
+    const names = ['RBC Count', 'MCV', 'MCH', 'MCHC'];
+    expect(rows((y) => scanned(y, [40, '(Electrical Impedence)']))).toEqual(names);
+    expect(rows((y) => scanned(y, [40, 'Electrical Impedence)']))).toEqual(names);
+  });
+
+  it("still joins a name's tail that closes a parenthesis the name opened", () => {
+    const report = parse(
+      scanned(130, [40, 'eGFR (non-African'], [250, '92'], [380, 'mL/min'], [440, '>60']),
+      scanned(142, [40, 'American)']),
+      scanned(155, [40, 'Creatinine'], [250, '0.9'], [380, 'mg/dL'], [440, '0.6-1.2']),
+    );
+    expect(rowsOf(report).map((r) => r[1])).toEqual(['eGFR (non-African American)', 'Creatinine']);
+  });
 });

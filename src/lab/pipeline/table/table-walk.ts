@@ -12,6 +12,7 @@ import type { ParsedPanel, ParsedRow, ValidationFlag } from '../../types.js';
 import { cellKind } from './cell-kind.js';
 import { withoutNameFlag } from './doubts.js';
 import { COLUMN_SLACK, isColumnLabel } from './header.js';
+import { isOcrCell } from './ocr-cells.js';
 import { joinsUnit } from './ocr-units.js';
 import { lineBox, unionBox } from './row-box.js';
 import { readsAsRange } from './row-reader.js';
@@ -103,6 +104,29 @@ function isMethodNote(text: string, state: WalkState): boolean {
   return PARENTHESISED.test(text) && (state.methodNotes || METHOD_WORDS.test(text));
 }
 
+/** Text closed by a parenthesis it never opened: "Calculated)", "Electrical Impedence)". */
+const CLOSED_ONLY = /^[^()]+\)$/;
+
+/**
+ * A line wholly in parentheses under the name `above`. A scan loses the opening parenthesis of a note set
+ * small under its row ("Calculated)"): on an OCR'd line that is still one, unless the name above left a
+ * parenthesis open, when the line is that name's tail ("eGFR (non-African" over "American)").
+ */
+function parenthesisedUnder(line: TableLine, above: string): string | null {
+  const text = line.name.trim();
+  if (PARENTHESISED.test(text)) return text;
+  if (!CLOSED_ONLY.test(text) || !line.view.cells.every(isOcrCell)) return null;
+  return count(above, '(') > count(above, ')') ? null : `(${text}`;
+}
+
+/** isMethodNote of a table line, under the last row read. */
+function isMethodNoteLine(line: TableLine, state: WalkState): boolean {
+  const text = parenthesisedUnder(line, state.lastRow?.biomarker ?? '');
+  return text !== null && isMethodNote(text, state);
+}
+
+const count = (text: string, char: string): number => text.split(char).length - 1;
+
 /**
  * Whether the document puts a method in parentheses under its rows (Indian reference laboratories): a
  * wrapped name may end in a parenthesised abbreviation once, but not under row after row.
@@ -114,7 +138,7 @@ function printsMethodNotes(lines: readonly TableLine[]): boolean {
     const above = lines[i - 1] as TableLine;
     if (
       isNameOnly(line) &&
-      PARENTHESISED.test(line.name.trim()) &&
+      parenthesisedUnder(line, above.name) !== null &&
       isRowLine(above) &&
       above.view.pageNumber === line.view.pageNumber
     )
@@ -177,7 +201,7 @@ function readAt(lines: readonly TableLine[], i: number, metrics: TableMetrics, s
   }
   const next = lines[i + 1];
   if (isNameOnly(line)) {
-    if (next && !isMethodNote(line.name.trim(), state) && isNameThenValues(lines, i, metrics)) {
+    if (next && !isMethodNoteLine(line, state) && isNameThenValues(lines, i, metrics)) {
       addRow(line, line.name, metrics, state, next);
       return 1;
     }
@@ -338,7 +362,7 @@ function readNameOnly(line: TableLine, metrics: TableMetrics, state: WalkState):
   }
   state.lastRowLine = null;
   // A method note under a row is neither a heading nor a name: the row above stays in its panel.
-  if (isMethodNote(text.trim(), state)) return;
+  if (isMethodNoteLine(line, state)) return;
   if (isHeadingWrap(line, metrics, state)) {
     const panel = state.current;
     if (panel && panel.rows.length === 0) panel.panelName = `${panel.panelName} ${text}`;
@@ -482,7 +506,7 @@ function isWrappedName(line: TableLine, metrics: TableMetrics, state: WalkState)
   if (isHeadingLevelRow(line, metrics) && metrics.headingX !== null) return false;
   if (CONTINUED.test(line.name) || line.pointer) return false;
   const name = line.name.trim();
-  if (isMethodNote(name, state)) return false;
+  if (isMethodNoteLine(line, state)) return false;
   if (METHOD_LINE.test(name)) return false;
   if ((isTitlePhrase(name) || isCapitalsPhrase(name)) && /[a-z]/.test(state.lastRow.biomarker)) return false;
   return sameFont(line.view.font, metrics.rowFont);
