@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  institutionIn,
   labNameIn,
   labNameInLetterhead,
   performingLabInCells,
@@ -52,6 +53,15 @@ describe('labNameIn', () => {
     expect(labNameIn('LABORATORY INVESTIGATION REPOR')).toBeNull();
     expect(labNameIn('LABORATORY INVESTIGATION REPORT')).toBeNull();
     expect(labNameIn('Harbor Point Laboratory')).toBe('Harbor Point Laboratory');
+  });
+});
+
+describe('institutionIn', () => {
+  it('names a hospital, but takes no street address near one for a name', () => {
+    expect(institutionIn('Riverbend General Hospital')).toBe('Riverbend General Hospital');
+    expect(institutionIn('SHOP No. 18C, 19, RIVERBEND HOSPITAL ROAD')).toBeNull();
+    expect(institutionIn('Plot No 7, opp. City Hospital')).toBeNull();
+    expect(institutionIn('Suite 200, Mercy Hospital Plaza')).toBeNull();
   });
 });
 

@@ -63,6 +63,11 @@ const PERFORMING_LABEL_CELL = new RegExp(`^(${PERFORMING_LABEL_WORDS})\\s*:?$`, 
 /** A hospital or another institution whose laboratory prints its reports under the institution's name. */
 const INSTITUTION_WORD =
   /\b(hospitals?|institute|medical\s+college|university|medical\s+cent(er|re)|infirmary|health\s+system)\b/i;
+/**
+ * A street address that names a hospital nearby ("SHOP No. 18C, 19, ... HOSPITAL ROAD", "Suite 200,
+ * Mercy Hospital"): a premises word or "No." before a number. Not the laboratory's name.
+ */
+const ADDRESS = /\b(?:shop|plot|flat|house|door|suite|floor|block)\s*(?:no\.?\s*)?#?\s*\d|\bno\.\s*\d/i;
 /** A department names a part of an institution, not the laboratory: "Department of Pathology". */
 const DEPARTMENT = /^(the\s+)?(dept\.?|department|division|section)\s+of\b/i;
 
@@ -78,6 +83,7 @@ export function labNameIn(text: string): string | null {
 export function institutionIn(text: string): string | null {
   const trimmed = text.trim();
   if (trimmed.includes(':') || DEPARTMENT.test(trimmed) || !INSTITUTION_WORD.test(trimmed)) return null;
+  if (ADDRESS.test(trimmed)) return null;
   return isProperName(trimmed.replace(INSTITUTION_WORD, '')) ? tidyName(trimmed) : null;
 }
 
