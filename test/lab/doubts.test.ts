@@ -324,6 +324,26 @@ describe('how the document prints decides two doubts', () => {
   });
 });
 
+describe('a point read as a dash, and a scrap for a range', () => {
+  it('doubts an OCR value "0-2" whose dash, read as a point, lands in its range; not urine microscopy', () => {
+    expect(ocr({ resultValue: '0-2', resultUnit: 'x10E3/uL', referenceRangeText: '0.0-0.4' })).toEqual([
+      'ocr_value_like_range',
+    ]);
+    expect(ocr({ resultValue: '0-2', resultUnit: '/hpf', referenceRangeText: '0-5' })).toEqual([]);
+    expect(doubts({ resultValue: '0-2', resultUnit: 'x10E3/uL', referenceRangeText: '0.0-0.4' })).toEqual([]);
+  });
+
+  it('doubts an OCR range of one to three letters that is no range in words', () => {
+    expect(ocr({ resultValue: '1.2', resultUnit: 'ng/mL', referenceRangeText: 'EN' })).toEqual([
+      'range_suspect',
+    ]);
+    expect(
+      ocr({ biomarker: 'Protein', resultValue: 'Nil', resultUnit: null, referenceRangeText: 'Nil' }),
+    ).toEqual([]);
+    expect(doubts({ resultValue: '1.2', resultUnit: 'ng/mL', referenceRangeText: 'EN' })).toEqual([]);
+  });
+});
+
 describe('ocr_extra_digit and ocr_cells_missing', () => {
   it('doubts an OCR value printed to one decimal more than its range, ending in a zero', () => {
     expect(ocr({ resultValue: '5.00', resultUnit: 'mmol/L', referenceRangeText: '3.5-5.3' })).toEqual([
@@ -332,6 +352,14 @@ describe('ocr_extra_digit and ocr_cells_missing', () => {
     expect(ocr({ resultValue: '5.0', resultUnit: 'mmol/L', referenceRangeText: '3.5-5.3' })).toEqual([]);
     expect(ocr({ resultValue: '32.0', resultUnit: 'ng/mL', referenceRangeText: '30-100' })).toEqual([]);
     expect(doubts({ resultValue: '5.00', resultUnit: 'mmol/L', referenceRangeText: '3.5-5.3' })).toEqual([]);
+  });
+
+  it('doubts an OCR value printed to two decimals more than its range, whatever its last digit', () => {
+    expect(ocr({ resultValue: '3.355', resultUnit: 'pg/mL', referenceRangeText: '2.3-4.2' })).toEqual([
+      'ocr_extra_digit',
+    ]);
+    expect(ocr({ resultValue: '3.35', resultUnit: 'pg/mL', referenceRangeText: '2.3-4.2' })).toEqual([]);
+    expect(doubts({ resultValue: '3.355', resultUnit: 'pg/mL', referenceRangeText: '2.3-4.2' })).toEqual([]);
   });
 
   it('doubts an OCR number read with neither unit nor range', () => {

@@ -8,7 +8,7 @@ import { normaliseUnit } from '../../../terminology/ucum.js';
 import { staticMapEntries } from '../../../terminology/ucum-static-map.js';
 import type { ParsedRow } from '../../types.js';
 import { isUnreadableRange, parseReferenceRange, resultTypeOf } from '../results/ranges.js';
-import { isQualitativeRange } from './doubt-words.js';
+import { isQualitativeRange, isResultWord } from './doubt-words.js';
 
 /**
  * Units labs print that UCUM writes only as an annotation and the unit map leaves unmapped: a kit's
@@ -97,6 +97,8 @@ export function rangeSuspect(row: ParsedRow): boolean {
   if (min !== null && max !== null && min > max) return true;
   if (!row.ocr) return false;
   if (isUnreadableRange(range)) return true;
+  // A scrap of one to three letters ("EN") is no range: ranges in words are words ("Negative", "Nil").
+  if (/^\p{L}{1,3}$/u.test(range) && !isQualitativeRange(range) && !isResultWord(range)) return true;
   const value = row.resultValue?.trim() ?? '';
   const numeric = resultTypeOf(value) === 'numeric';
   if (numeric && (row.resultUnit ?? '').trim() === '' && !/\d/.test(range) && isQualitativeRange(range))
@@ -151,13 +153,15 @@ export function comparatorLost(row: ParsedRow): boolean {
 /**
  * OCR: a value printed to one decimal more than its range, ending in a zero (`5.80` beside 5.0-7.5,
  * `5.00` beside 3.5-5.3): a mark beside the value read as a digit. Labs print a value to its range's
- * decimals, or fewer.
+ * decimals, or fewer; one more is seen, two more are not (`3.355` beside 2.3-4.2: marks read as digits).
  */
 export function gainedDecimal(row: ParsedRow): boolean {
   const value = row.resultValue?.trim() ?? '';
-  if (!row.ocr || resultTypeOf(value) !== 'numeric' || !/\.\d*0$/.test(value)) return false;
+  if (!row.ocr || resultTypeOf(value) !== 'numeric') return false;
   const interval = INTERVAL.exec((row.referenceRangeText ?? '').trim().replace(/\s+/g, ' '));
   if (!interval) return false;
   const printed = Math.max(decimals(interval[1] ?? ''), decimals(interval[2] ?? ''));
-  return printed >= 1 && decimals(value) > printed;
+  if (printed < 1) return false;
+  const extra = decimals(value) - printed;
+  return extra >= 2 || (extra === 1 && /\.\d*0$/.test(value));
 }

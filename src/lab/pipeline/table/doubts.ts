@@ -371,6 +371,7 @@ const BOUND_VALUE = /^(?:[<>]=?|[≤≥])\s*(\d+(?:\.\d+)?)$/;
  */
 function valueLikeBound(row: ParsedRow): boolean {
   const value = row.resultValue?.trim() ?? '';
+  if (pointReadAsDash(row)) return true;
   const bound = BOUND_VALUE.exec(value);
   if (!bound) return false;
   const range = row.referenceRangeText?.trim() ?? '';
@@ -378,6 +379,22 @@ function valueLikeBound(row: ParsedRow): boolean {
   if (range.replace(/\s+/g, '') === value.replace(/\s+/g, '')) return true;
   const first = /^\d+(?:\.\d+)?/.exec(range)?.[0];
   return first !== undefined && Number(first) === Number(bound[1]);
+}
+
+/** Two numbers joined by a dash, as a value: "0-2". */
+const DASHED_VALUE = /^(\d+)-(\d+)$/;
+
+/**
+ * OCR: a value read as an interval ("0-2") whose dash, read as a decimal point, gives a number its range
+ * holds (0.2 beside 0.0-0.4): the point was read as a dash. Urine microscopy prints "0-2" as a result,
+ * beside a range it does not fall in as a decimal ("0-5" /hpf), and is not doubted.
+ */
+function pointReadAsDash(row: ParsedRow): boolean {
+  const dashed = row.ocr ? DASHED_VALUE.exec(row.resultValue?.trim() ?? '') : null;
+  const { min, max } = parseReferenceRange(row.referenceRangeText);
+  if (!dashed || min === null || max === null) return false;
+  const asDecimal = Number(`${dashed[1]}.${dashed[2]}`);
+  return asDecimal >= min && asDecimal <= max && !(Number(dashed[1]) >= min && Number(dashed[2]) <= max);
 }
 
 /**
