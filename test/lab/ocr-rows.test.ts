@@ -230,6 +230,32 @@ describe('OCR rows put right against the catalogues', () => {
     ]);
   });
 
+  it("puts right without a doubt a unit one edit from a spelling of the test's usual unit", () => {
+    const rows: ParsedRow[] = [
+      { ...row('Cholesterol, Total'), resultUnit: 'mg/dL' },
+      // One edit from mg/dL, glucose's usual unit: a spelling put right.
+      { ...row('Glucose'), resultUnit: 'mq/dL' },
+      { ...row('T4, Free'), resultUnit: 'ng/di' },
+      // Two edits, a test the catalogue does not know, or the document printing a unit of another
+      // meaning within reach ("UL" is U/L, ALP's usual unit, or the IU/L the page prints): flagged.
+      { ...row('Glucose'), resultUnit: 'meg/db' },
+      { ...row('Zonulin'), resultUnit: 'mq/dL' },
+      { ...row('AST (SGOT)'), resultUnit: 'IU/L' },
+      { ...row('Alkaline Phosphatase'), resultUnit: 'UL' },
+    ];
+    const flags = repairOcrRows([{ panelName: 'P', pageNumber: 2, rows }]);
+    expect(rows.map((r) => [r.resultUnit, r.ocr?.repaired])).toEqual([
+      ['mg/dL', false],
+      ['mg/dL', false],
+      ['ng/dL', false],
+      ['mg/dL', true],
+      ['mg/dL', true],
+      ['IU/L', false],
+      ['U/L', true],
+    ]);
+    expect(flags).toHaveLength(3);
+  });
+
   it('spaces a dash OCR spaced on one side only on both, and leaves dashes spaced alike', () => {
     const ranges = ['8.5- 10.5', '3.5 -5.5', '90-105', '13.5 - 18.5', '4000- 11000'];
     const rows = ranges.map((referenceRangeText) => ({ ...row('WBC'), referenceRangeText }));
@@ -245,7 +271,7 @@ describe('OCR rows put right against the catalogues', () => {
     ]);
   });
 
-  it("reads a garbled unit as the nearest unit the document prints elsewhere, else the test's usual unit, flagged", () => {
+  it("reads a garbled unit as the nearest unit the document prints elsewhere or the test's usual unit", () => {
     const rows: ParsedRow[] = [
       // Read whole elsewhere on the document: the laboratory's own spellings.
       { ...row('Cholesterol, Total'), resultUnit: 'mg/dL' },
@@ -271,17 +297,20 @@ describe('OCR rows put right against the catalogues', () => {
       ['mg/dL', false],
       ['IU/L', false],
       ['g/dL', false],
+      // Two edits: flagged. One edit from the test's usual unit: put right, unflagged, unless the page
+      // prints another test of that usual unit otherwise (AST in IU/L, ALT's W/L read U/L).
       ['mg/dL', true],
-      ['g/dL', true],
+      ['g/dL', false],
       ['U/L', true],
+      // The document's spelling, not the test's usual unit (U/L): flagged.
       ['IU/L', true],
-      ['µg/dL', true],
-      ['pg', true],
+      ['µg/dL', false],
+      ['pg', false],
       ['qq/zzz', false],
       ['xg/dL', false],
       ['g/d', false],
     ]);
-    expect(flags.filter((f) => f.code === 'ocr_repaired')).toHaveLength(6);
+    expect(flags.filter((f) => f.code === 'ocr_repaired')).toHaveLength(3);
   });
 
   it('reads a unit the catalogue lacks but the normaliser knows only when the catalogue gives no reading', () => {

@@ -11,7 +11,7 @@
  *   or, when the catalogue gives no reading, that the unit normaliser's rules know ("cellsfcumm" for
  *   "cells/cumm"), or "%" read as a look-alike on a row of per cent numbers; a unit nothing knows
  *   ("meg/db") read as the nearest of the units the document prints elsewhere and the test's usual unit
- *   (ocr-units.ts); flagged;
+ *   (ocr-units.ts); flagged, but for the laboratory's own spelling of the test's usual unit one edit away;
  * - units the unit catalogue knows but for case and spacing ("X10E 3/uL", "Pg"), written as the catalogue
  *   spells them. The catalogue matches units without case or spaces, so the unit and its UCUM code are
  *   the same before and after: nothing is guessed, and nothing is flagged;
@@ -101,17 +101,20 @@ function repairUnits(panels: readonly ParsedPanel[]): ValidationFlag[] {
   const flags: ValidationFlag[] = [];
   const rows = panels.flatMap((panel) => panel.rows);
   const documentUnits = rows.flatMap((row) =>
-    row.resultUnit !== null && isCatalogued(row.resultUnit) ? [row.resultUnit] : [],
+    row.resultUnit !== null && isCatalogued(row.resultUnit)
+      ? [{ unit: row.resultUnit, test: row.biomarker }]
+      : [],
   );
   for (const row of rows) {
     if (!row.ocr || row.resultUnit === null || isCatalogued(row.resultUnit)) continue;
     const unit = row.resultUnit;
-    const reading =
-      unitReading(unit) ??
-      percentReading(row) ??
-      (isKnownUnit(unit) ? null : nearestExpectedUnit(unit, row.biomarker, documentUnits));
+    const swapped = unitReading(unit) ?? percentReading(row);
+    const nearest =
+      swapped === null && !isKnownUnit(unit) ? nearestExpectedUnit(unit, row.biomarker, documentUnits) : null;
+    const reading = swapped ?? nearest?.unit ?? null;
     if (reading === null) continue;
     row.resultUnit = reading;
+    if (nearest?.confirmed) continue;
     row.ocr.repaired = true;
     flags.push(repairFlag(`The unit of ${row.biomarker}`, row.pageNumber));
   }
