@@ -37,8 +37,9 @@ describe('unit_unrecognised', () => {
   });
 
   it('doubts, on OCR rows, a unit only rewriting makes out, and a one-letter unit', () => {
+    // A test the catalogue does not know: whether the unit's kind fits it is no question here.
     for (const unit of ['mmol/L.', 'G/L.', 'Million/uL.', 'mg/d', 's'])
-      expect(ocr({ resultUnit: unit }), unit).toEqual(['unit_unrecognised']);
+      expect(ocr({ biomarker: 'Widget Index', resultUnit: unit }), unit).toEqual(['unit_unrecognised']);
     // The same printed on a text layer are what the lab printed: read through, not doubted.
     for (const unit of ['mmol/L.', 'mg/d', 's']) expect(doubts({ resultUnit: unit }), unit).toEqual([]);
   });
@@ -58,7 +59,7 @@ describe('unit_unrecognised', () => {
       'INR',
     ]) {
       expect(doubts({ resultUnit: unit }), unit).toEqual([]);
-      expect(ocr({ resultUnit: unit }), unit).toEqual([]);
+      expect(ocr({ biomarker: 'Widget Index', resultUnit: unit }), unit).toEqual([]);
     }
     expect(doubts({ resultUnit: null })).toEqual([]);
   });
@@ -326,9 +327,8 @@ describe('how the document prints decides two doubts', () => {
 
 describe('a point read as a dash, and a scrap for a range', () => {
   it('doubts an OCR value "0-2" whose dash, read as a point, lands in its range; not urine microscopy', () => {
-    expect(ocr({ resultValue: '0-2', resultUnit: 'x10E3/uL', referenceRangeText: '0.0-0.4' })).toEqual([
-      'ocr_value_like_range',
-    ]);
+    const eos = { biomarker: 'Eos (Absolute)', resultValue: '0-2', resultUnit: 'x10E3/uL' };
+    expect(ocr({ ...eos, referenceRangeText: '0.0-0.4' })).toEqual(['ocr_value_like_range']);
     expect(ocr({ resultValue: '0-2', resultUnit: '/hpf', referenceRangeText: '0-5' })).toEqual([]);
     expect(doubts({ resultValue: '0-2', resultUnit: 'x10E3/uL', referenceRangeText: '0.0-0.4' })).toEqual([]);
   });
@@ -341,6 +341,39 @@ describe('a point read as a dash, and a scrap for a range', () => {
       ocr({ biomarker: 'Protein', resultValue: 'Nil', resultUnit: null, referenceRangeText: 'Nil' }),
     ).toEqual([]);
     expect(doubts({ resultValue: '1.2', resultUnit: 'ng/mL', referenceRangeText: 'EN' })).toEqual([]);
+  });
+});
+
+describe("ocr_unit_of_another_kind: a neighbouring row's cells", () => {
+  it('doubts a unit of another kind than every test the name can mean, on OCR rows only', () => {
+    // A photographed CBC whose values drift a row off their names: MCV's 86.6 fL beside PCV.
+    expect(
+      ocr({ biomarker: 'PCV/HCT', resultValue: '86.6', resultUnit: 'fL', referenceRangeText: '41 - 53' }),
+    ).toContain('ocr_unit_of_another_kind');
+    expect(
+      ocr({
+        biomarker: 'Haemoglobin',
+        resultValue: '250',
+        resultUnit: 'x10^9/L',
+        referenceRangeText: '13-17',
+      }),
+    ).toContain('ocr_unit_of_another_kind');
+    expect(
+      doubts({ biomarker: 'PCV/HCT', resultValue: '86.6', resultUnit: 'fL', referenceRangeText: '41 - 53' }),
+    ).toEqual([]);
+  });
+
+  it('leaves a test in SI units, a name that is a per cent and a count, and an unknown test alone', () => {
+    const kinds = (biomarker: string, resultUnit: string) =>
+      ocr({ biomarker, resultValue: '5', resultUnit, referenceRangeText: '1-10' }).filter(
+        (code) => code === 'ocr_unit_of_another_kind',
+      );
+    expect(kinds('Glucose', 'mmol/L')).toEqual([]);
+    expect(kinds('Hemoglobin', 'g/dL')).toEqual([]);
+    expect(kinds('Neutrophils', '%')).toEqual([]);
+    expect(kinds('Neutrophils', 'x10E3/uL')).toEqual([]);
+    expect(kinds('MCV', 'fL')).toEqual([]);
+    expect(kinds('Zonulin', 'fL')).toEqual([]);
   });
 });
 

@@ -6,7 +6,14 @@
 import type { ParsedRow, ValidationFlag } from '../../types.js';
 import { isUnreadableRange, parseReferenceRange, resultTypeOf } from '../results/ranges.js';
 import { isInterpretation } from './antibiogram.js';
-import { comparatorLost, gainedDecimal, rangeSuspect, unitMissing, unitUnrecognised } from './doubt-cells.js';
+import {
+  comparatorLost,
+  gainedDecimal,
+  rangeSuspect,
+  unitMissing,
+  unitOfAnotherKind,
+  unitUnrecognised,
+} from './doubt-cells.js';
 import { isCutResultWord, isResultWord } from './doubt-words.js';
 
 /**
@@ -31,6 +38,7 @@ export const ROW_DOUBT_CODES: ReadonlySet<string> = new Set([
   'ocr_flag_disagrees',
   'ocr_far_outside_range',
   'ocr_range_missing',
+  'ocr_unit_of_another_kind',
   'unparsed_reference_range',
 ]);
 
@@ -229,6 +237,15 @@ function ocrDoubts(row: ParsedRow, style: DocumentStyle): ValidationFlag[] {
   if (gainedDecimal(row))
     flags.push(
       flag('ocr_extra_digit', 'warning', `${row.biomarker} may have gained a digit in OCR`, row.pageNumber),
+    );
+  if (unitOfAnotherKind(row))
+    flags.push(
+      flag(
+        'ocr_unit_of_another_kind',
+        'warning',
+        `${row.biomarker} has a unit of another kind than the test's; the row may hold a neighbouring row's cells`,
+        row.pageNumber,
+      ),
     );
   if (droppedDecimal(row))
     flags.push(
