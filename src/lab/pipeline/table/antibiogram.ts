@@ -54,6 +54,9 @@ interface Row {
 /** A plus sign of a grade read as a 4 or a t by OCR ("S(++4)"), after at least one plus read right. */
 const PLUS_MISREAD = /(?<=\(\++)[4t]+(?=\)$)/;
 
+/** Measured on a real culture report scanned at 200 dpi: dashes 2-3 pt wide, the name's letters 4.5. */
+const DASH_SHARE_OF_LETTER = 0.7;
+
 /**
  * A scan's dash in an empty column read as a character or two ("a", "is", "2"): a mark narrower than
  * most of one of the name's letters. An MIC of one digit is a letter's width, and is kept.
@@ -63,9 +66,6 @@ function isMisreadDash(cell: Cell, name: Cell): boolean {
   const letterWidth = (name.right - name.x) / Math.max(1, name.text.trim().length);
   return cell.right - cell.x < DASH_SHARE_OF_LETTER * letterWidth;
 }
-
-/** Measured on a real culture report scanned at 200 dpi: dashes 2-3 pt wide, the name's letters 4.5. */
-const DASH_SHARE_OF_LETTER = 0.7;
 
 /** The interpretation a scan gives, its misread plus signs put back; null when it reads as none. */
 function interpretationOf(cell: Cell): { text: string; repaired: boolean } | null {
