@@ -144,7 +144,8 @@ describe('OCR rows put right against the catalogues', () => {
   });
 
   it('repairs a unit the catalogue does not know to the one it knows a look-alike swap away, flagged', () => {
-    const unit = (resultUnit: string): ParsedRow => ({ ...row('TSH'), resultUnit });
+    // A test of no known kind: every unit is a reading it could have.
+    const unit = (resultUnit: string): ParsedRow => ({ ...row('Widget Index'), resultUnit });
     const panels: ParsedPanel[] = [
       {
         panelName: 'P',
@@ -179,7 +180,7 @@ describe('OCR rows put right against the catalogues', () => {
   });
 
   it('reads a slash read as a letter ("jul", "ful") and "%" with a speck after it ("%o"), flagged', () => {
-    const unit = (resultUnit: string, ocr = true): ParsedRow => ({ ...row('WBC', ocr), resultUnit });
+    const unit = (resultUnit: string, ocr = true): ParsedRow => ({ ...row('Widget Index', ocr), resultUnit });
     const panels: ParsedPanel[] = [
       {
         panelName: 'P',
@@ -254,6 +255,19 @@ describe('OCR rows put right against the catalogues', () => {
       ['U/L', true],
     ]);
     expect(flags).toHaveLength(3);
+  });
+
+  it('takes no look-alike reading of another kind than the test: "gid" on haemoglobin is no g/d', () => {
+    const rows: ParsedRow[] = [
+      { ...row('Hemoglobin'), resultUnit: 'gid' },
+      // A test of no known kind keeps the swap's reading.
+      { ...row('Widget Index'), resultUnit: 'gid' },
+    ];
+    repairOcrRows([{ panelName: 'P', pageNumber: 1, rows }]);
+    expect(rows.map((r) => [r.resultUnit, r.ocr?.repaired])).toEqual([
+      ['g/dL', true],
+      ['g/d', true],
+    ]);
   });
 
   it('spaces a dash OCR spaced on one side only on both, and leaves dashes spaced alike', () => {

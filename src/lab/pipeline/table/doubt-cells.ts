@@ -4,13 +4,12 @@
  * lost, a digit gained. Each is a predicate on the row; doubts.ts words the flags. What a text layer
  * prints is taken as printed: the checks that only a misreading explains run on OCR rows alone.
  */
-import { type LoincEntry, loincCatalogue } from '../../../terminology/loinc-catalogue.js';
 import { normaliseUnit } from '../../../terminology/ucum.js';
 import { staticMapEntries } from '../../../terminology/ucum-static-map.js';
-import { unitPropertyFamily } from '../../../terminology/unit-property.js';
 import type { ParsedRow } from '../../types.js';
 import { isUnreadableRange, parseReferenceRange, resultTypeOf } from '../results/ranges.js';
 import { isQualitativeRange, isResultWord } from './doubt-words.js';
+import { ofAnotherKind } from './unit-kind.js';
 
 /**
  * Units labs print that UCUM writes only as an annotation and the unit map leaves unmapped: a kit's
@@ -169,49 +168,10 @@ export function gainedDecimal(row: ParsedRow): boolean {
 }
 
 /**
- * Kinds of quantity no laboratory reports one test in two of: the LOINC properties a unit can carry
- * (terminology/unit-property.ts), grouped so that a test printed in SI units (SCnc for MCnc) or as an
- * index stays of its kind.
- */
-const KIND_OF_PROPERTY: Readonly<Record<string, string>> = {
-  MCnc: 'concentration',
-  SCnc: 'concentration',
-  ACnc: 'concentration',
-  CCnc: 'concentration',
-  NCnc: 'count',
-  NFr: 'fraction',
-  MFr: 'fraction',
-  VFr: 'fraction',
-  SFr: 'fraction',
-  RelRto: 'fraction',
-  Ratio: 'fraction',
-  EntVol: 'entitic volume',
-  EntMass: 'entitic mass',
-  Time: 'time',
-  RelTime: 'time',
-  Vel: 'velocity',
-};
-
-const kindsOf = (properties: readonly string[]): Set<string> =>
-  new Set(properties.flatMap((property) => KIND_OF_PROPERTY[property] ?? []));
-
-/** The tests a name can mean; a name of two spellings ("PCV/HCT") means what either does. */
-function testsNamed(name: string): readonly LoincEntry[] {
-  const catalogue = loincCatalogue();
-  const whole = catalogue.lookupName(name);
-  if (whole.length > 0 || !name.includes('/')) return whole;
-  return name.split('/').flatMap((part) => catalogue.lookupName(part));
-}
-
-/**
  * OCR: a unit of another kind than every test the name can mean (PCV/HCT in fL, a count in g/dL): the
  * row most likely holds a neighbouring row's cells, as on a photographed page whose values drift off
- * their names. Only where both the unit and the test are of kinds listed above.
+ * their names.
  */
 export function unitOfAnotherKind(row: ParsedRow): boolean {
-  if (!row.ocr || row.resultUnit === null) return false;
-  const unitKinds = kindsOf(unitPropertyFamily(row.resultUnit) ?? []);
-  const testKinds = kindsOf(testsNamed(row.biomarker).map((entry) => entry.property));
-  if (unitKinds.size === 0 || testKinds.size === 0) return false;
-  return ![...unitKinds].some((kind) => testKinds.has(kind));
+  return !!row.ocr && row.resultUnit !== null && ofAnotherKind(row.resultUnit, row.biomarker);
 }

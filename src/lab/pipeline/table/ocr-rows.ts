@@ -33,6 +33,7 @@ import {
   swaps,
   unitReading,
 } from './ocr-units.js';
+import { ofAnotherKind } from './unit-kind.js';
 
 export function repairOcrRows(panels: readonly ParsedPanel[]): ValidationFlag[] {
   // Names first: a unit's repair may rest on what the test is (percentReading).
@@ -108,7 +109,11 @@ function repairUnits(panels: readonly ParsedPanel[]): ValidationFlag[] {
   for (const row of rows) {
     if (!row.ocr || row.resultUnit === null || isCatalogued(row.resultUnit)) continue;
     const unit = row.resultUnit;
-    const swapped = unitReading(unit) ?? percentReading(row);
+    // A swap that makes a unit of another kind than the test ("gid" -> g/d, grams a day, for
+    // haemoglobin) is no reading of it: the nearest unit the row can mean is tried instead.
+    const swap = unitReading(unit);
+    const swapped =
+      (swap !== null && ofAnotherKind(swap, row.biomarker) ? null : swap) ?? percentReading(row);
     const nearest =
       swapped === null && !isKnownUnit(unit) ? nearestExpectedUnit(unit, row.biomarker, documentUnits) : null;
     const reading = swapped ?? nearest?.unit ?? null;
