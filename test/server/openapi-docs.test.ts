@@ -93,12 +93,19 @@ describe('issue #29.7: /docs is Swagger UI with every asset served locally', () 
   });
 
   it('keeps /docs and its assets public and everything else keyed', async () => {
+    // Each body is read: a response left unread holds its connection open, and the server's close in
+    // afterAll waits for it (a CI run on a loaded machine timed out there).
+    const status = async (path: string) => {
+      const res = await fetch(`${server.url}${path}`);
+      await res.arrayBuffer();
+      return res.status;
+    };
     for (const path of ['/docs', '/docs/', '/docs/json', '/docs/static/swagger-ui.css', '/openapi.json']) {
-      expect((await fetch(`${server.url}${path}`)).status, path).toBe(200);
+      expect(await status(path), path).toBe(200);
     }
-    expect((await fetch(`${server.url}/docs/static/nothing-here.js`)).status).toBe(404);
-    expect((await fetch(`${server.url}/docsx`)).status).toBe(401);
-    expect((await fetch(`${server.url}/extraction/lab/status/x`)).status).toBe(401);
+    expect(await status('/docs/static/nothing-here.js')).toBe(404);
+    expect(await status('/docsx')).toBe(401);
+    expect(await status('/extraction/lab/status/x')).toBe(401);
   });
 
   it('names the main shapes under components/schemas and refers to them instead of copying them', async () => {
