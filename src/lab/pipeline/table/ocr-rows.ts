@@ -32,6 +32,7 @@ import {
   spellUnits,
   swaps,
   unitReading,
+  usualUcum,
 } from './ocr-units.js';
 import { ofAnotherKind } from './unit-kind.js';
 
@@ -101,9 +102,10 @@ export function lostDash(text: string): string | null {
 function repairUnits(panels: readonly ParsedPanel[]): ValidationFlag[] {
   const flags: ValidationFlag[] = [];
   const rows = panels.flatMap((panel) => panel.rows);
+  // Each row's usual unit looked up once per document, not once per garbled unit.
   const documentUnits = rows.flatMap((row) =>
     row.resultUnit !== null && isCatalogued(row.resultUnit)
-      ? [{ unit: row.resultUnit, test: row.biomarker }]
+      ? [{ unit: row.resultUnit, usual: usualUcum(row.biomarker) }]
       : [],
   );
   for (const row of rows) {

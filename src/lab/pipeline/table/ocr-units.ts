@@ -61,7 +61,7 @@ export function percentReading(row: ParsedRow): string | null {
 
 /** The test the name usually means is reported in per cent. */
 function reportedInPercent(name: string): boolean {
-  return loincCatalogue().lookupName(name)[0]?.exampleUcum === '%';
+  return usualUcum(name) === '%';
 }
 
 export function isCatalogued(unit: string): boolean {
@@ -165,18 +165,20 @@ export function nearestExpectedUnit(
   if (unit === undefined || new Set(nearest.map(meaning)).size !== 1) return null;
   // The laboratory's habit: another test usually reported in this unit printed in another (IU/L for U/L).
   const otherHabit = document.some(
-    (printed) => usual !== null && usualUcum(printed.test) === usual && meaning(printed.unit) !== usual,
+    (printed) => usual !== null && printed.usual === usual && meaning(printed.unit) !== usual,
   );
   return { unit, confirmed: least <= 1 && meaning(unit) === usual && !otherHabit };
 }
 
-/** A unit read whole on a row of the document, and the row's test. */
+/** A unit read whole on a row of the document, and the unit the row's test is usually reported in. */
 export interface PrintedUnit {
   unit: string;
-  test: string;
+  usual: string | null;
 }
 
-const usualUcum = (test: string): string | null => loincCatalogue().lookupName(test)[0]?.exampleUcum ?? null;
+/** The UCUM code the catalogue says the test is usually reported in. */
+export const usualUcum = (test: string): string | null =>
+  loincCatalogue().lookupName(test)[0]?.exampleUcum ?? null;
 
 /**
  * A garbled unit's reading, and whether it is confirmed: one edit from a spelling of the unit the
