@@ -146,8 +146,9 @@ function isNameTail(view: LineView, row: LineView): boolean {
 function rowOf(view: LineView): Row | null {
   const cells = view.cells.filter((cell) => cell.text.trim() !== '');
   const texts = cells.map((cell) => cell.text.trim());
-  const at = cells.findIndex((cell) => interpretationOf(cell) !== null);
-  const interpretation = at < 0 ? null : interpretationOf(cells[at] as Cell);
+  const readings = cells.map(interpretationOf);
+  const at = readings.findIndex((reading) => reading !== null);
+  const interpretation = readings[at];
   if (at < 1 || !interpretation) return null;
   const before = texts.slice(0, at);
   const after = cells.slice(at + 1);
