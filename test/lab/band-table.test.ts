@@ -5,6 +5,7 @@
  * closing summary that repeats names and values.
  */
 import { describe, expect, it } from 'vitest';
+import { buildLines } from '../../src/lab/pipeline/pdf/layout.js';
 import { runPipeline } from '../../src/lab/pipeline/pipeline.js';
 import { readBandTables } from '../../src/lab/pipeline/table/band-table.js';
 import { viewLines } from '../../src/lab/pipeline/table/line-view.js';
@@ -236,6 +237,29 @@ describe('readBandTables on tables that are no band table', () => {
     );
     expect(found.panels).toEqual([]);
     expect(found.read.size).toBe(0);
+  });
+
+  it('gives rows read from OCR their reading, so that doubts reach them as they reach other rows', () => {
+    const layout = layoutOf(
+      [
+        ['Test Name', 'Low', 'Normal', 'High'],
+        ['Sodium', '', '140'],
+        ['', '<135', '135-146', '>146 mmol/L'],
+      ],
+      { columnGap: 70 },
+    );
+    const page = layout.pages[0];
+    if (!page) throw new Error('no page');
+    for (const item of page.items) item.confidence = item.str === '140' ? 62 : 95;
+    const ocred = { ...page, lines: buildLines(page.items) };
+    const rows = readBandTables([viewLines(ocred)]).panels.flatMap((p) => p.rows);
+    expect(rows.map((r) => [r.biomarker, r.resultValue, r.ocr])).toEqual([
+      ['Sodium', '140', { repaired: false, confidence: 62 }],
+    ]);
+    // From a text layer, no OCR reading.
+    expect(
+      readBandTables([viewLines(layout.pages[0] as typeof page)]).panels[0]?.rows[0]?.ocr,
+    ).toBeUndefined();
   });
 
   it('wants the bands in the order laboratories print them', () => {

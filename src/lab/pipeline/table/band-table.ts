@@ -22,6 +22,7 @@ import { type BandTables, claimSummaryCopies, isValue } from './band-summary.js'
 import { cellKind, isUnit, startsName } from './cell-kind.js';
 import { readHeader } from './header.js';
 import type { LineView } from './line.js';
+import { ocrReadingOf } from './ocr-reading.js';
 import { splitRangeAndUnit } from './range-unit.js';
 import { centreOf, lineBox, unionBox } from './row-box.js';
 import { looksLikeResult } from './table-lines.js';
@@ -294,7 +295,9 @@ function rowOf(row: OpenRow): ParsedRow | null {
   const value = row.value.text.trim();
   const bounds = boundsByBand(row);
   const reference = header.reference === null ? null : (bounds.ranges.get(header.reference) ?? null);
+  const ocr = ocrReadingOf([row.value, ...row.bounds.flatMap((part) => bandCells(part, header))]);
   return {
+    ...(ocr ? { ocr } : {}),
     biomarker: name,
     resultValue: value,
     resultUnit: bounds.unit,

@@ -14,6 +14,7 @@
 import type { ParsedPanel, ParsedRow } from '../../types.js';
 import type { Cell } from '../pdf/layout.js';
 import type { LineView } from './line.js';
+import { ocrReadingOf } from './ocr-reading.js';
 import { centreOf, lineBox } from './row-box.js';
 
 export interface TitreGrids {
@@ -177,7 +178,9 @@ function nearest(columns: readonly Column[], x: number): number {
 }
 
 function rowOf(name: string, titre: string, view: LineView): ParsedRow {
+  const ocr = ocrReadingOf(view.cells);
   return {
+    ...(ocr ? { ocr } : {}),
     biomarker: name,
     resultValue: titre,
     resultUnit: null,
