@@ -245,6 +245,20 @@ describe('OCR layout from tesseract hOCR', () => {
     ]);
   });
 
+  it('counts a word read from light print turned dark (dark-fills.ts) as read with low confidence', () => {
+    const turned = [{ left: 950, top: 580, right: 1200, bottom: 650 }];
+    const page = pageFromHocr(
+      hocr([word(text('Chloride', 150), 96), word(text('101', 1000), 96)]),
+      1,
+      300,
+      turned,
+    );
+    expect(page.items.map((i) => [i.str, i.confidence])).toEqual([
+      ['Chloride', 99],
+      ['101', 60],
+    ]);
+  });
+
   it('splits a small raised mark off the name it is glued to, and keeps it out of the cells', () => {
     const mark: Char[] = [
       ['0', 330, 598, 340, 614, 95],

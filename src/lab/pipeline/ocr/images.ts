@@ -9,6 +9,8 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { despeckle, readPnm, resize, writePgm } from './clean.js';
+import { clearDarkFills } from './dark-fills.js';
+import type { Box } from './hocr.js';
 
 export interface PageImage {
   pageNumber: number;
@@ -22,6 +24,8 @@ export interface PageImage {
 export interface WrittenImage {
   file: string;
   dpi: number;
+  /** Where light print on a dark fill was turned dark on light (dark-fills.ts), in the image's pixels. */
+  turned?: Box[];
 }
 
 /** Rasterising resolution: tesseract reads 300 dpi text reliably. */
@@ -98,16 +102,26 @@ export async function writePageImage(
   return { file: `${image.file}.pgm`, dpi: RASTER_DPI };
 }
 
-/** The embedded image despeckled and, if coarse, enlarged; null for a format read as it is. */
+/**
+ * The embedded image with light print on dark fills turned dark on light (dark-fills.ts), despeckled and,
+ * if coarse, enlarged; null for a format read as it is.
+ */
 async function cleanImage(dir: string, file: string, dpi: number): Promise<WrittenImage | null> {
   const grey = readPnm(await readFile(join(dir, file)));
   if (!grey) return null;
-  const clean = despeckle(grey);
-  const enlarge = dpi < ENLARGE_BELOW_DPI;
-  const out = enlarge ? resize(clean, RASTER_DPI / dpi) : clean;
+  const cleared = clearDarkFills(grey, dpi);
+  const clean = despeckle(cleared.image);
+  const factor = dpi < ENLARGE_BELOW_DPI ? RASTER_DPI / dpi : 1;
+  const out = factor === 1 ? clean : resize(clean, factor);
   const cleanFile = `${file.replace(/\.\w+$/, '')}-clean.pgm`;
   await writeFile(join(dir, cleanFile), writePgm(out), { mode: 0o600 });
-  return { file: cleanFile, dpi: enlarge ? RASTER_DPI : dpi };
+  const turned = cleared.turned.map((box) => ({
+    left: box.left * factor,
+    top: box.top * factor,
+    right: box.right * factor,
+    bottom: box.bottom * factor,
+  }));
+  return { file: cleanFile, dpi: factor === 1 ? dpi : RASTER_DPI, ...(turned.length > 0 ? { turned } : {}) };
 }
 
 /** `pdfimages -list`: one row per image with its page and x/y resolution. */
