@@ -202,9 +202,9 @@ export function pageFromHocr(
 
 /**
  * Light print turned dark on light (dark-fills.ts) reads less surely than print on paper: on a Boston
- * Heart report printed as a scan, 10 of its 23 values read from a turned fill were wrong (`101` as `109`,
- * `0.4` as `94`) at tesseract confidences of 85-96. A word read there counts as read with low confidence,
- * so its row is doubted (under the 80 a value needs to be trusted without a look), never dropped (30).
+ * Heart report printed as a noisy scan, about half the values read from its filled cells were wrong
+ * (`101` as `109`, `0.4` as `94`). A word read there counts as read with low confidence, so its row is
+ * doubted (under the 80 a value needs to be trusted without a look), never dropped (30).
  */
 const TURNED_CONFIDENCE = 60;
 
