@@ -103,8 +103,8 @@ export async function writePageImage(
 }
 
 /**
- * The embedded image with light print on dark fills turned dark on light (dark-fills.ts), despeckled and,
- * if coarse, enlarged; null for a format read as it is.
+ * The embedded image with print on grey or coloured fills made print on paper (dark-fills.ts), despeckled
+ * and, if coarse, enlarged; null for a format read as it is.
  */
 async function cleanImage(dir: string, file: string, dpi: number): Promise<WrittenImage | null> {
   const grey = readPnm(await readFile(join(dir, file)));
