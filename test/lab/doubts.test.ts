@@ -337,6 +337,12 @@ describe('a point read as a dash, and a scrap for a range', () => {
     expect(ocr({ resultValue: '1.2', resultUnit: 'ng/mL', referenceRangeText: 'EN' })).toEqual([
       'range_suspect',
     ]);
+    // With a mark beside the letters: a photo's range column read "27 - 32" as "Wy)".
+    expect(ocr({ resultValue: '1.2', resultUnit: 'ng/mL', referenceRangeText: 'Wy)' })).toEqual([
+      'range_suspect',
+    ]);
+    // "N/A" is printed for no range: no scrap.
+    expect(ocr({ resultValue: '1.2', resultUnit: 'ng/mL', referenceRangeText: 'N/A' })).toEqual([]);
     expect(
       ocr({ biomarker: 'Protein', resultValue: 'Nil', resultUnit: null, referenceRangeText: 'Nil' }),
     ).toEqual([]);

@@ -98,8 +98,9 @@ export function rangeSuspect(row: ParsedRow): boolean {
   if (min !== null && max !== null && min > max) return true;
   if (!row.ocr) return false;
   if (isUnreadableRange(range)) return true;
-  // A scrap of one to three letters ("EN") is no range: ranges in words are words ("Negative", "Nil").
-  if (/^\p{L}{1,3}$/u.test(range) && !isQualitativeRange(range) && !isResultWord(range)) return true;
+  // A scrap of one to three letters ("EN", or "Wy)" with a mark beside them, where a photo's range column
+  // read "27 - 32") is no range: ranges in words are words ("Negative", "Nil").
+  if (isScrap(range) && !isQualitativeRange(range) && !isResultWord(range)) return true;
   const value = row.resultValue?.trim() ?? '';
   const numeric = resultTypeOf(value) === 'numeric';
   if (numeric && (row.resultUnit ?? '').trim() === '' && !/\d/.test(range) && isQualitativeRange(range))
@@ -109,6 +110,12 @@ export function rangeSuspect(row: ParsedRow): boolean {
   const [, low = '', high = ''] = interval;
   if (decimals(low) !== decimals(high)) return true;
   return numeric && gainedDigit(high, min, toNumber(value));
+}
+
+/** One to three letters and no digit, with at most a mark or two beside them. */
+function isScrap(text: string): boolean {
+  const letters = text.replace(/[^\p{L}]/gu, '').length;
+  return !/\d/.test(text) && letters >= 1 && letters <= 3 && text.replace(/\s/g, '').length - letters <= 2;
 }
 
 /** An integer high bound with one digit too many: some digit dropped leaves a bound the value fits under. */
