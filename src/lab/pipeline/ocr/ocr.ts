@@ -18,8 +18,9 @@ import { buildLines, round, type TextItem } from '../pdf/layout.js';
 import type { DocumentLayout, PageLayout } from '../pdf/pdf-text.js';
 import { QUALITATIVE } from '../table/cell-kind.js';
 import { withoutColonMark } from './colon-mark.js';
+import { alignDriftingColumns, pageDrifts } from './drift.js';
 import { type Box, type HocrChar, type HocrLine, type HocrWord, parseHocr } from './hocr.js';
-import { planPageImages, RASTER_DPI, writePageImage } from './images.js';
+import { planPageImages, RASTER_DPI, type WrittenImage, writePageImage } from './images.js';
 import { withNarrowFoursAsOnes } from './narrow-four.js';
 import { OcrTimeoutError, ocrPage } from './page.js';
 import { repairOcrWord } from './repair.js';
@@ -91,9 +92,9 @@ export async function ocrLayout(
     let done = 0;
     const pages = await mapLimited(images, availableParallelism(), async (image) => {
       const written = await writePageImage(dir, image, signal);
-      const hocr = await ocrPage(dir, written.file, image.pageNumber, written.dpi, signal);
+      const page = await readPage(dir, written, image.pageNumber, signal);
       opts.onPage?.(++done, images.length);
-      return pageFromHocr(hocr, image.pageNumber, written.dpi, written.turned);
+      return page;
     });
     return { pages, hasTextLayer: pages.some((page) => page.items.length > 0) };
   } catch (error) {
@@ -104,6 +105,26 @@ export async function ocrLayout(
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * The page read row by row; where its columns drift apart (a phone photo held at an angle: drift.ts), read
+ * again as blocks and each column put back on the names' rows. Only such pages pay for the second reading,
+ * and the first stands where no column can be put back.
+ */
+async function readPage(
+  dir: string,
+  written: WrittenImage,
+  pageNumber: number,
+  signal?: AbortSignal,
+): Promise<PageLayout> {
+  const rows = await ocrPage(dir, written.file, pageNumber, written.dpi, signal);
+  const page = pageFromHocr(rows, pageNumber, written.dpi, written.turned);
+  if (!pageDrifts(parseHocr(rows))) return page;
+  const blocks = await ocrPage(dir, written.file, pageNumber, written.dpi, signal, undefined, 'blocks');
+  const read = pageFromHocr(blocks, pageNumber, written.dpi, written.turned);
+  const aligned = alignDriftingColumns(read.items);
+  return aligned ? { ...read, items: aligned, lines: buildLines(aligned) } : page;
 }
 
 /** Maps with at most `limit` calls in flight, keeping the input order in the result. */

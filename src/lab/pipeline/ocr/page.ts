@@ -37,13 +37,23 @@ export class OcrTimeoutError extends AssayError {
 }
 
 /**
- * tesseract's hOCR of one image, with a box and confidence for every character (ocr-hocr.ts). Page
- * segmentation 4 reads the page as one column of lines of varying sizes, keeping a table row's cells on
- * one line where the default (automatic) may split columns into separate blocks; 6 (one uniform block)
- * misreads large letterhead type. Thresholding 2 (Sauvola's, a threshold per neighbourhood) keeps the
- * decimal points and thin strokes of a soft or unevenly lit scan that the default global threshold (Otsu's)
- * loses: on the scanned fixture family, value accuracy 0.95 -> 0.97 with it, before any repair.
+ * How tesseract is asked to read a page. `rows`: page segmentation 4 reads the page as one column of lines
+ * of varying sizes, keeping a table row's cells on one line where the default (automatic) may split
+ * columns into separate blocks; 6 (one uniform block) misreads large letterhead type. Thresholding 2
+ * (Sauvola's, a threshold per neighbourhood) keeps the decimal points and thin strokes of a soft or
+ * unevenly lit scan that the default global threshold (Otsu's) loses: on the scanned fixture family, value
+ * accuracy 0.95 -> 0.97 with it, before any repair. `blocks`: the default segmentation and threshold, which
+ * read each column of a photographed table as a block of its own (drift.ts): on a real phone photo whose
+ * columns drift apart, rows lost its range column and garbled 6 of 12 names; blocks read every name.
  */
+export type Segmentation = 'rows' | 'blocks';
+
+const SEGMENTATION: Record<Segmentation, string[]> = {
+  rows: ['--psm', '4', '-c', 'thresholding_method=2'],
+  blocks: ['--psm', '3', '-c', 'thresholding_method=0'],
+};
+
+/** tesseract's hOCR of one image, with a box and confidence for every character (hocr.ts). */
 export async function ocrPage(
   dir: string,
   image: string,
@@ -51,16 +61,14 @@ export async function ocrPage(
   dpi: number,
   signal?: AbortSignal,
   budgetMs = pageBudgetMs(),
+  segmentation: Segmentation = 'rows',
 ): Promise<string> {
   const args = [
     image,
     'stdout',
     '--dpi',
     String(dpi),
-    '--psm',
-    '4',
-    '-c',
-    'thresholding_method=2',
+    ...SEGMENTATION[segmentation],
     '-c',
     'hocr_char_boxes=1',
     'hocr',
