@@ -11,6 +11,7 @@
  */
 import type { TextItem } from '../pdf/layout.js';
 import type { HocrPage } from './hocr.js';
+import { median } from './median.js';
 
 /** A run of words on one line with no wide gap: a cell as printed. */
 interface Phrase {
@@ -267,13 +268,4 @@ function overlap(a: readonly Phrase[], b: readonly Phrase[]): boolean {
   const [bTop, bBottom] = [(b[0] as Phrase).y, (b.at(-1) as Phrase).y];
   const shared = Math.min(aBottom, bBottom) - Math.max(aTop, bTop);
   return shared > 0.5 * Math.min(aBottom - aTop, bBottom - bTop);
-}
-
-function median(values: readonly number[]): number | null {
-  if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2
-    ? (sorted[mid] as number)
-    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }

@@ -21,6 +21,7 @@ import { withoutColonMark } from './colon-mark.js';
 import { alignDriftingColumns, pageDrifts } from './drift.js';
 import { type Box, type HocrChar, type HocrLine, type HocrWord, parseHocr } from './hocr.js';
 import { planPageImages, RASTER_DPI, type WrittenImage, writePageImage } from './images.js';
+import { median } from './median.js';
 import { withNarrowFoursAsOnes } from './narrow-four.js';
 import { OcrTimeoutError, ocrPage } from './page.js';
 import { repairOcrWord } from './repair.js';
@@ -508,13 +509,4 @@ function fittedSlope(line: readonly OcrWord[]): number | null {
     den += (x - mx) ** 2;
   });
   return den === 0 ? null : num / den;
-}
-
-function median(values: readonly number[]): number | null {
-  if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2
-    ? (sorted[mid] as number)
-    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
