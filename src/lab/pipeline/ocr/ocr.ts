@@ -19,7 +19,7 @@ import type { DocumentLayout, PageLayout } from '../pdf/pdf-text.js';
 import { QUALITATIVE } from '../table/cell-kind.js';
 import { withoutColonMark } from './colon-mark.js';
 import { alignDriftingColumns, pageDrifts } from './drift.js';
-import { type Box, type HocrChar, type HocrLine, type HocrWord, parseHocr } from './hocr.js';
+import { type Box, type HocrChar, type HocrLine, type HocrPage, type HocrWord, parseHocr } from './hocr.js';
 import { planPageImages, RASTER_DPI, type WrittenImage, writePageImage } from './images.js';
 import { median } from './median.js';
 import { withNarrowFoursAsOnes } from './narrow-four.js';
@@ -119,9 +119,9 @@ async function readPage(
   pageNumber: number,
   signal?: AbortSignal,
 ): Promise<PageLayout> {
-  const rows = await ocrPage(dir, written.file, pageNumber, written.dpi, signal);
+  const rows = parseHocr(await ocrPage(dir, written.file, pageNumber, written.dpi, signal));
   const page = pageFromHocr(rows, pageNumber, written.dpi, written.turned);
-  if (!pageDrifts(parseHocr(rows))) return page;
+  if (!pageDrifts(rows)) return page;
   const blocks = await ocrPage(dir, written.file, pageNumber, written.dpi, signal, undefined, 'blocks');
   const read = pageFromHocr(blocks, pageNumber, written.dpi, written.turned);
   const aligned = alignDriftingColumns(read.items);
@@ -153,13 +153,13 @@ async function mapLimited<T, R>(
  * keeps Labcorp's footnote marks apart from the names they follow.
  */
 export function pageFromHocr(
-  hocr: string,
+  hocr: string | HocrPage,
   pageNumber: number,
   dpi = RASTER_DPI,
   turned: readonly Box[] = [],
 ): PageLayout {
   const scale = 72 / dpi;
-  const parsed = parseHocr(hocr);
+  const parsed = typeof hocr === 'string' ? parseHocr(hocr) : hocr;
   const body = median(parsed.lines.filter((l) => l.words.length >= 2).map((l) => l.size));
   const words: OcrWord[] = [];
   // Values set after colons ("Name : 16900"), the layout narrow fours were measured in (narrow-four.ts).
