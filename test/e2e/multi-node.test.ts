@@ -153,12 +153,17 @@ describe('two serve and two jobs-work processes on one PostgreSQL survive SIGKIL
       (j) => j.workerId?.split(':')[1] === String(p.pid),
     );
 
-  /** SIGKILL `p` once it holds a running job (or after `ms`); returns the jobs it left running. */
-  async function killMidFlight(p: CliProcess, ms: number) {
+  /**
+   * SIGKILL every process of `ps` at the same moment, once each holds a running job (or after `ms`); returns
+   * the jobs they left running. Killed together, no job can be orphaned twice: lab extraction has two
+   * attempts, and a job taken over by the second victim before it was killed would rightly end WorkerLost.
+   */
+  async function killMidFlight(ps: CliProcess[], ms: number) {
     const until = Date.now() + ms;
-    while ((await runningOn(p)).length === 0 && Date.now() < until) await sleep(20);
-    await p.stop('SIGKILL');
-    return runningOn(p);
+    const holding = async () => (await Promise.all(ps.map(runningOn))).every((jobs) => jobs.length > 0);
+    while (!(await holding()) && Date.now() < until) await sleep(20);
+    await Promise.all(ps.map((p) => p.stop('SIGKILL')));
+    return (await Promise.all(ps.map(runningOn))).flat();
   }
 
   it('every job ends once, every delivery arrives under a stable id, and the upload limit holds on both nodes', async () => {
@@ -210,10 +215,7 @@ describe('two serve and two jobs-work processes on one PostgreSQL survive SIGKIL
     const announcedBeforeKill = hooks.total() + callbacks.total();
     const killedWorker = workers[0] as CliProcess;
     const killedServe = serves[1] as CliProcess;
-    const orphans = [
-      ...(await killMidFlight(killedWorker, 15_000)),
-      ...(await killMidFlight(killedServe, 15_000)),
-    ];
+    const orphans = await killMidFlight([killedWorker, killedServe], 15_000);
     const deadPids = new Set([String(killedWorker.pid), String(killedServe.pid)]);
     expect(orphans.length, 'a SIGKILL landed while its process held a job').toBeGreaterThan(0);
 
