@@ -313,6 +313,28 @@ describe('OCR layout from tesseract hOCR', () => {
     ]);
   });
 
+  it('reads a number set high a column away from the name as a cell, not a mark; a lone digit stays a mark', () => {
+    // A tick drawn beside a typewritten value swells its line: the value sits above the line's baseline.
+    const high = (s: string, left: number): Char[] =>
+      [...s].map((ch, i) => [ch, left + 14 * i, 598, left + 14 * i + 12, 614, 95] as Char);
+    const read = (value: string) =>
+      pageFromHocr(hocr([word(text('HAEMOGLOBIN', 150), 96), word(high(value, 1000), 90)]), 1).items.map(
+        (i) => [i.str, i.raised === true],
+      );
+    expect(read('14.7')).toEqual([
+      ['HAEMOGLOBIN', false],
+      ['14.7', false],
+    ]);
+    expect(read('268')).toEqual([
+      ['HAEMOGLOBIN', false],
+      ['268', false],
+    ]);
+    expect(read('2')).toEqual([
+      ['HAEMOGLOBIN', false],
+      ['2', true],
+    ]);
+  });
+
   it("splits a flag set a space after its value from the value, never a word's own last letter", () => {
     // Quest's "120 H": tesseract reads one word when the flag sits close; a space is ~0.3 font sizes.
     const spaced = (s: string, flag: string, left: number): Char[] => [
@@ -343,6 +365,20 @@ describe('OCR layout from tesseract hOCR', () => {
       1,
     );
     expect(page.lines[0]?.cells.map((c) => c.text)).toEqual(['EOSINOPHILS', '36', '20 - 500']);
+  });
+
+  it("reads a typewriter's dash read as an equals sign between two bounds as a dash", () => {
+    const page = pageFromHocr(
+      hocr([
+        word(text('HAEMOGLOBIN', 150), 96),
+        word(text('14.7', 1000), 96),
+        word(text('13.0', 1500), 90),
+        word(text('=', 1600), 66),
+        word(text('17.0', 1640), 82),
+      ]),
+      1,
+    );
+    expect(page.lines[0]?.cells.map((c) => c.text)).toEqual(['HAEMOGLOBIN', '14.7', '13.0 - 17.0']);
   });
 
   it('drops a dash that joins no two numbers', () => {

@@ -48,6 +48,24 @@ const TOOL_TIMEOUT_MS = 60_000;
 interface EmbeddedImage {
   page: number;
   dpi: number;
+  /** The longer side in pixels. */
+  long: number;
+}
+
+/**
+ * The long side of the paper a photo or scan shows, in inches (A4's 11.69; Letter's 11 reads finer). An
+ * image made a PDF at one pixel a point declares 72 dpi whatever it holds: a 4080-pixel phone photo of
+ * a page then rasterised at 300 dpi became a 17,000-pixel image (216 MB) with letters too big to read. Its
+ * pixels over the paper's length say its resolution better; a crop of a page reads coarser than it is, so
+ * this is trusted only where it says the image is fine enough to read as it is (MIN_AS_IS_DPI).
+ */
+const PAPER_LONG_INCHES = 11.69;
+
+/** The image's resolution: as declared, or by the paper it shows where the declared one cannot be. */
+function resolutionOf(image: EmbeddedImage): number {
+  if (image.dpi >= MIN_NATIVE_DPI) return image.dpi;
+  const byPaper = image.long / PAPER_LONG_INCHES;
+  return byPaper >= MIN_AS_IS_DPI ? byPaper : image.dpi;
 }
 
 /** How each page will be imaged: its one embedded image, or a rasterisation. */
@@ -60,9 +78,9 @@ export async function planPageImages(
   return Array.from({ length: pageCount }, (_, i) => {
     const pageNumber = i + 1;
     const onPage = embedded.filter((image) => image.page === pageNumber);
-    const native = onPage.length === 1 && (onPage[0]?.dpi ?? 0) >= MIN_NATIVE_DPI ? onPage[0] : undefined;
-    return native
-      ? { pageNumber, file: `native-${pageNumber}`, dpi: Math.round(native.dpi) }
+    const dpi = onPage.length === 1 ? resolutionOf(onPage[0] as EmbeddedImage) : 0;
+    return dpi >= MIN_NATIVE_DPI
+      ? { pageNumber, file: `native-${pageNumber}`, dpi: Math.round(dpi) }
       : { pageNumber, file: `raster-${pageNumber}`, dpi: RASTER_DPI };
   });
 }
@@ -137,7 +155,11 @@ async function listImages(dir: string, signal?: AbortSignal): Promise<EmbeddedIm
       .slice(2)
       .map((row) => row.trim().split(/\s+/))
       .filter((cols) => cols.length >= 14 && cols[2] === 'image')
-      .map((cols) => ({ page: Number(cols[0]), dpi: Math.min(Number(cols[12]), Number(cols[13])) }));
+      .map((cols) => ({
+        page: Number(cols[0]),
+        dpi: Math.min(Number(cols[12]), Number(cols[13])),
+        long: Math.max(Number(cols[3]), Number(cols[4])),
+      }));
   } catch {
     // No pdfimages (older poppler), or a PDF it cannot list: rasterise every page.
     return [];

@@ -23,8 +23,11 @@ import { type Box, type HocrChar, type HocrLine, type HocrPage, type HocrWord, p
 import { planPageImages, RASTER_DPI, type WrittenImage, writePageImage } from './images.js';
 import { median } from './median.js';
 import { withNarrowFoursAsOnes } from './narrow-four.js';
+import { mayLieOnItsSide, uprightTurn, writeTurned } from './orientation.js';
 import { OcrTimeoutError, ocrPage } from './page.js';
 import { repairOcrWord } from './repair.js';
+import { withSpacedDashes } from './spaced-dash.js';
+import { withSplitRangesJoined } from './split-ranges.js';
 
 export class NoTextLayerError extends AssayError {
   constructor(detail = 'OCR is not available on this machine', what = 'has no text layer (a scan)') {
@@ -109,6 +112,26 @@ export async function ocrLayout(
 }
 
 /**
+ * The page read row by row as it lies; where few of its words read surely, turned upright if tesseract can
+ * tell which way is up (orientation.ts), and read again. The turned reading has no dark fills marked
+ * (their boxes were found on the page as it lay).
+ */
+async function uprightRows(
+  dir: string,
+  written: WrittenImage,
+  pageNumber: number,
+  signal?: AbortSignal,
+): Promise<{ rows: HocrPage; image: WrittenImage }> {
+  const rows = parseHocr(await ocrPage(dir, written.file, pageNumber, written.dpi, signal));
+  if (!mayLieOnItsSide(rows)) return { rows, image: written };
+  const turn = await uprightTurn(dir, written.file, signal);
+  const file = turn === 0 ? null : await writeTurned(dir, written.file, turn);
+  if (!file) return { rows, image: written };
+  const image = { file, dpi: written.dpi };
+  return { rows: parseHocr(await ocrPage(dir, file, pageNumber, image.dpi, signal)), image };
+}
+
+/**
  * The page read row by row; where its columns drift apart (a phone photo held at an angle: drift.ts), read
  * again as blocks and each column put back on the names' rows. Only such pages pay for the second reading,
  * and the first stands where no column can be put back.
@@ -119,13 +142,13 @@ async function readPage(
   pageNumber: number,
   signal?: AbortSignal,
 ): Promise<PageLayout> {
-  const rows = parseHocr(await ocrPage(dir, written.file, pageNumber, written.dpi, signal));
-  const page = pageFromHocr(rows, pageNumber, written.dpi, written.turned);
+  const { rows, image } = await uprightRows(dir, written, pageNumber, signal);
+  const page = pageFromHocr(rows, pageNumber, image.dpi, image.turned);
   if (!pageDrifts(rows)) return page;
-  const blocks = await ocrPage(dir, written.file, pageNumber, written.dpi, signal, undefined, 'blocks');
-  const read = pageFromHocr(blocks, pageNumber, written.dpi, written.turned);
+  const blocks = await ocrPage(dir, image.file, pageNumber, image.dpi, signal, undefined, 'blocks');
+  const read = pageFromHocr(blocks, pageNumber, image.dpi, image.turned);
   const aligned = alignDriftingColumns(read.items);
-  return aligned ? { ...read, items: aligned, lines: buildLines(aligned) } : page;
+  return aligned ? { ...read, items: aligned, lines: buildLines(aligned).map(withSplitRangesJoined) } : page;
 }
 
 /** Maps with at most `limit` calls in flight, keeping the input order in the result. */
@@ -159,7 +182,7 @@ export function pageFromHocr(
   turned: readonly Box[] = [],
 ): PageLayout {
   const scale = 72 / dpi;
-  const parsed = typeof hocr === 'string' ? parseHocr(hocr) : hocr;
+  const parsed = withSpacedDashes(typeof hocr === 'string' ? parseHocr(hocr) : hocr);
   const body = median(parsed.lines.filter((l) => l.words.length >= 2).map((l) => l.size));
   const words: OcrWord[] = [];
   // Values set after colons ("Name : 16900"), the layout narrow fours were measured in (narrow-four.ts).
@@ -175,11 +198,12 @@ export function pageFromHocr(
         const colonless = split.raised ? null : withoutColonMark(split.chars, colonLayout);
         const ones = split.raised || !colonLayout ? null : withNarrowFoursAsOnes(colonless ?? split.chars);
         const part = ones || colonless ? { ...split, chars: ones ?? colonless ?? split.chars } : split;
-        const text = withoutRules(withPowers(part, line).trim());
+        const read = withoutRules(withPowers(part, line).trim());
         const box = boxOf(part.chars);
-        const read = Math.min(...part.chars.map((c) => c.conf));
-        const conf = turned.some((fill) => holds(fill, box)) ? Math.min(read, TURNED_CONFIDENCE) : read;
-        const rangeDash = isRangeDash(text, line.words[at - 1], line.words[at + 1], line.size);
+        const least = Math.min(...part.chars.map((c) => c.conf));
+        const conf = turned.some((fill) => holds(fill, box)) ? Math.min(least, TURNED_CONFIDENCE) : least;
+        const rangeDash = isRangeDash(read, line.words[at - 1], line.words[at + 1], line.size);
+        const text = rangeDash && read === '=' ? '-' : read;
         if (text === '' || conf < MIN_CONFIDENCE || (!part.raised && isSpeck(text) && !rangeDash)) continue;
         const [left, top] = [box.left, box.top];
         const [w, h] = [box.right - box.left, box.bottom - box.top];
@@ -218,7 +242,7 @@ export function pageFromHocr(
     width: round(parsed.width * scale),
     height: round(parsed.height * scale),
     items,
-    lines: buildLines(items),
+    lines: buildLines(items).map(withSplitRangesJoined),
   };
 }
 
@@ -259,16 +283,13 @@ function splitRaised(word: HocrWord, line: HocrLine, afterName: boolean, apart =
   const raised = word.chars.map((c) => isRaisedChar(c, line));
   // "4." for a mark "01": a full stop or dash sits high or low by nature, so it decides nothing.
   const whole = word.chars.every((c, i) => raised[i] || NEVER_RAISED.test(c.text));
-  // A word of letters a column's width from the word before it marks nothing: it is a cell of its own
-  // (a result set high where the line's baseline bends), not a footnote mark.
-  const letters = (
-    word.chars
-      .map((c) => c.text)
-      .join('')
-      .match(/\p{L}/gu) ?? []
-  ).length;
-  if (whole && apart && letters >= 2 && letters === word.chars.length)
-    return [{ chars: word.chars, raised: false }];
+  // A word of letters, or a number, a column's width from the word before it marks nothing: it is a cell
+  // of its own (a result set high where the line's baseline bends, or where a tick drawn beside the value
+  // swells the line), not a footnote mark, which is glued to what it marks.
+  const text = word.chars.map((c) => c.text).join('');
+  const letters = (text.match(/\p{L}/gu) ?? []).length;
+  const cellWord = (letters >= 2 && letters === word.chars.length) || CELL_NUMBER.test(text);
+  if (whole && apart && cellWord) return [{ chars: word.chars, raised: false }];
   if (whole && raised.some(Boolean)) return [{ chars: word.chars, raised: true }];
   let end = word.chars.length;
   while (end > 0 && raised[end - 1]) end--;
@@ -290,6 +311,9 @@ function splitRaised(word: HocrWord, line: HocrLine, afterName: boolean, apart =
   else if (tail.some(isAlnum)) parts[0] = { chars: word.chars.slice(start), raised: false };
   return parts;
 }
+
+/** A number of two digits or more, or with a decimal point: a lone digit apart may be a pen's speck. */
+const CELL_NUMBER = /^(?:\d{2,}|\d+[.,]\d+)$/;
 
 /** Words of one name are at most this many font sizes apart. */
 const NAME_GAP = 0.6;
@@ -401,13 +425,14 @@ function isSpeck(text: string): boolean {
 }
 
 /** The bounds either side of a range's dash are at most this many font sizes apart. */
-const RANGE_DASH_GAP = 2;
+const RANGE_DASH_GAP = 2.5;
 const BOUND_WORD = /^[<>]?[\dOoIl|S§]*\d[\dOoIl|S§.,]*$/;
 
 /**
  * `20 - 500`: the dash of a range printed with spaces is a word of its own, which would be dropped as a
  * speck, leaving two numbers where one range was printed. A dash kept is one between two numbers (as read,
- * or with digits OCR confuses), close to both.
+ * or with digits OCR confuses), close to both; it reads as a hyphen. A typewriter's dash on a phone photo
+ * can read as `=`: nothing else puts an equals sign between two bounds.
  */
 function isRangeDash(
   text: string,
@@ -415,7 +440,7 @@ function isRangeDash(
   after: HocrWord | undefined,
   size: number,
 ): boolean {
-  if (!/^[-\u2010-\u2015~]$/u.test(text) || !before || !after) return false;
+  if (!/^[-\u2010-\u2015~=]$/u.test(text) || !before || !after) return false;
   const word = (w: HocrWord): string => w.chars.map((c) => c.text).join('');
   return (
     BOUND_WORD.test(word(before)) &&

@@ -1,0 +1,69 @@
+/**
+ * Lines of a typewritten report photographed with a phone, as the layout cut them (cells and widths in
+ * points as read; values made up).
+ */
+import { describe, expect, it } from 'vitest';
+import { withSplitRangesJoined } from '../../src/lab/pipeline/ocr/split-ranges.js';
+import type { Cell, Line } from '../../src/lab/pipeline/pdf/layout.js';
+
+/** A line of `[text, x, width]` cells read by OCR. */
+function line(...cells: Array<[string, number, number]>): Line {
+  const read: Cell[] = cells.map(([text, x, w]) => ({ x, text, right: x + w, confidence: 90 }));
+  return { y: 700, text: read.map((c) => c.text).join(' '), cells: read };
+}
+const texts = (l: Line) => l.cells.map((c) => c.text);
+
+describe('withSplitRangesJoined', () => {
+  it.each([
+    [
+      'a bound and a dashed bound',
+      line(
+        ['RED BLOOD CELLS', 65, 160],
+        ['4.92', 467, 36],
+        ['10*12/L', 594, 70],
+        ['4.5', 764, 27],
+        ['- 5.6', 814, 47],
+      ),
+      ['RED BLOOD CELLS', '4.92', '10*12/L', '4.5 - 5.6'],
+    ],
+    [
+      'a bound, a dash and a bound',
+      line(['HAEMATOCRIT', 65, 117], ['43.9', 467, 37], ['40.0', 763, 36], ['-', 812, 7], ['47.0', 832, 36]),
+      ['HAEMATOCRIT', '43.9', '40.0 - 47.0'],
+    ],
+    [
+      'a dashed bound and a bound',
+      line(['MCH', 65, 40], ['29.8', 466, 37], ['27.0 -', 762, 50], ['33.0', 820, 36]),
+      ['MCH', '29.8', '27.0 - 33.0'],
+    ],
+  ])('puts %s back in one cell', (_, read, cells) => {
+    const joined = withSplitRangesJoined(read);
+    expect(texts(joined)).toEqual(cells);
+    expect(joined.text).toBe(cells.join(' '));
+    expect(joined.cells.at(-1)).toMatchObject({ confidence: 90, right: read.cells.at(-1)?.right });
+  });
+
+  it.each([
+    // A value and the lower bound of a range printed a column's width away.
+    [
+      'a value and a dashed range a column away',
+      line(['Glucose', 65, 60], ['95', 300, 18], ['- 70', 760, 30]),
+    ],
+    ['two bounds with no dash', line(['MCV', 65, 35], ['4.5', 764, 27], ['5.6', 814, 27])],
+    ['a range already whole', line(['MCV', 65, 35], ['89.2', 467, 36], ['76.0 - 96.0', 763, 90])],
+  ])('leaves %s as it is', (_, read) => {
+    expect(withSplitRangesJoined(read)).toBe(read);
+  });
+
+  it('joins nothing without widths to measure the gaps by', () => {
+    const read: Line = {
+      y: 1,
+      text: '4.5 - 5.6',
+      cells: [
+        { x: 764, text: '4.5' },
+        { x: 814, text: '- 5.6' },
+      ],
+    };
+    expect(withSplitRangesJoined(read)).toBe(read);
+  });
+});
