@@ -367,6 +367,29 @@ describe('OCR layout from tesseract hOCR', () => {
     expect(page.lines[0]?.cells.map((c) => c.text)).toEqual(['EOSINOPHILS', '36', '20 - 500']);
   });
 
+  it('drops a tick drawn beside a value, read as letters twice as tall as the print, but not a flag', () => {
+    const tall = (s: string, left: number): Char[] =>
+      [...s].map((ch, i) => [ch, left + 30 * i, 540, left + 30 * i + 28, 660, 95] as Char);
+    const read = (mark: string) =>
+      pageFromHocr(
+        hocr([
+          word(text('HAEMOGLOBIN', 150), 96),
+          word(text('14.7', 1000), 96),
+          word(tall(mark, 1100), 95),
+          word(text('g/dL', 1300), 96),
+        ]),
+        1,
+      ).items.map((i) => i.str);
+    expect(read('WA')).toEqual(['HAEMOGLOBIN', '14.7', 'g/dL']);
+    // As tall as the print, the same letters are read.
+    expect(
+      pageFromHocr(
+        hocr([word(text('HAEMOGLOBIN', 150), 96), word(text('14.7', 1000), 96), word(text('H', 1100), 95)]),
+        1,
+      ).items.map((i) => i.str),
+    ).toEqual(['HAEMOGLOBIN', '14.7', 'H']);
+  });
+
   it("reads a typewriter's dash read as an equals sign between two bounds as a dash", () => {
     const page = pageFromHocr(
       hocr([

@@ -189,7 +189,9 @@ export function pageFromHocr(
   const colonLayout = parsed.lines.reduce((n, line) => n + valuesAfterColons(line), 0) >= COLON_LAYOUT;
   parsed.lines.forEach((line, n) => {
     const size = body !== null && Math.abs(line.size - body) <= SAME_SIZE * body ? body : line.size;
+    const printed = median(line.words.filter((w) => w.chars.length >= 2).map(heightOf));
     line.words.forEach((word, at) => {
+      if (at < line.words.length - 1 && isPenMark(word, line.words[at - 1], printed)) return;
       const afterName = continuesName(line.words[at - 1], word, line);
       const apart = standsApart(line.words[at - 1], word, line);
       for (const split of splitRaised(word, line, afterName, apart).flatMap((p) =>
@@ -420,6 +422,24 @@ function withoutRules(text: string): string {
  * cells of their own they push values into the wrong columns. A lone `%` or `<` is kept: it is a unit or
  * a comparator.
  */
+const heightOf = (word: HocrWord): number => word.box.bottom - word.box.top;
+
+/** A word this many times as tall as its line's printed words was drawn, not printed. */
+const PEN_TALL = 1.8;
+
+/**
+ * A tick or stroke drawn by hand beside a value (a doctor's check mark on a phone photo) reads as a letter
+ * or three (`WA`), often with high confidence; it stands out by its height, twice the print's or more. Left
+ * in, it sat between the value and its unit and made the row a table of bands. Only a word right after a
+ * number with another word after it is asked: tall letters elsewhere (a logo, a stamp) are left to the
+ * readers that place the page's columns, which they steer.
+ */
+function isPenMark(word: HocrWord, previous: HocrWord | undefined, printed: number | null): boolean {
+  if (printed === null || heightOf(word) < PEN_TALL * printed) return false;
+  if (!previous || !NUMBER_LIKE.test(previous.chars.map((c) => c.text).join(''))) return false;
+  return /^\p{L}{1,3}$/u.test(word.chars.map((c) => c.text).join(''));
+}
+
 function isSpeck(text: string): boolean {
   return !/[\p{L}\p{Nd}%<>+]/u.test(text);
 }

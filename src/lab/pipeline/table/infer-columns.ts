@@ -31,7 +31,7 @@ export function inferColumns(views: readonly LineView[]): TableHeader | null {
   const rows = views.filter(isCandidateRow);
   if (rows.length < MIN_ROWS) return null;
   const nameX = Math.min(...rows.map((view) => view.cells[0]?.x ?? 0));
-  const groups = groupCells(rows);
+  const groups = groupCells(rows).filter((group) => group.x >= namesEnd(rows));
   const roles = assignRoles(groups);
   if (!roles.includes('value')) return null;
   const columns: Column[] = [{ role: 'name', start: nameX - COLUMN_SLACK }];
@@ -40,6 +40,18 @@ export function inferColumns(views: readonly LineView[]): TableHeader | null {
   });
   const dataStart = (groups[0]?.x ?? nameX) - COLUMN_SLACK;
   return { columns, nameX, dataStart, riskSummary: false };
+}
+
+/**
+ * Where most names end: a group of cells starting left of it lies inside the names' span, so it is no
+ * column (a stamp's or signature's specks read on a line that starts like a name). Lines without cell
+ * widths give no end: every group is kept.
+ */
+function namesEnd(rows: readonly LineView[]): number {
+  const ends = rows.flatMap((view) => (view.cells[0]?.right === undefined ? [] : [view.cells[0].right]));
+  if (ends.length < rows.length) return Number.NEGATIVE_INFINITY;
+  const sorted = [...ends].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] as number;
 }
 
 /** A name, then at least one cell that is data: a number, a range, a unit, a flag. */

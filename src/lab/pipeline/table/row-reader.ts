@@ -64,7 +64,7 @@ interface Draft {
 }
 
 export function readLine(view: LineView, header: TableHeader | null): LineRead {
-  const { nameCells, dataCells } = splitName(view.cells, header);
+  const { nameCells, dataCells } = splitName(view.cells.flatMap(flagBeforeValue), header);
   const draft: Draft = {
     value: null,
     flag: null,
@@ -98,6 +98,22 @@ export function readLine(view: LineView, header: TableHeader | null): LineRead {
     ocrRepaired: draft.repaired === true,
     ocrConfidence: draft.confidence ?? null,
   };
+}
+
+/** A flag in brackets before the value, after the name or alone: "HAEMOGLOBIN (L) 6.9", "(H) 105.0". */
+const FLAG_THEN_VALUE = /^(?:(.*[\p{L})\].]) +)?\(([HL])\) *([<>]?\d[\d.,]*)$/u;
+
+/**
+ * Some laboratories print the flag in brackets before the value: set left of the result column, or a
+ * space from the name, it was read as part of the name and the row had no value. Split into the name (if
+ * the cell holds it), the flag and the value.
+ */
+function flagBeforeValue(cell: Cell): Cell[] {
+  const found = FLAG_THEN_VALUE.exec(cell.text.trim());
+  if (!found) return [cell];
+  const [, name, flag, value] = found as unknown as [string | undefined, string, string, string];
+  const { right: _, ...head } = cell;
+  return [...(name ? [{ ...head, text: name }] : []), { ...cell, text: flag }, { ...cell, text: value }];
 }
 
 /**

@@ -1,0 +1,66 @@
+/**
+ * Rows of phone photos and small scans as the layout gives them (hand-made layouts of the shapes seen on
+ * real scans of Indian hospital reports; no real document's text): a flag printed in brackets before the
+ * value, and a table with no column labels whose page ends in a stamp's specks.
+ */
+import { describe, expect, it } from 'vitest';
+import { parseReport } from '../../src/lab/pipeline/table/parse-report.js';
+import { type CellSpec, doc, line, page } from './support/hand-layout.js';
+
+/** A line as OCR gives it: each word an item with a confidence, so the scan-only rules apply. */
+const scanned = (y: number, ...cells: CellSpec[]) =>
+  line(y, ...cells).map((item) => ({ ...item, confidence: 95 }));
+
+const rowsOf = (report: ReturnType<typeof parseReport>) =>
+  report.panels.flatMap((p) =>
+    p.rows.map((r) => [r.biomarker, r.resultValue, r.resultUnit, r.referenceRangeText, r.flag]),
+  );
+
+describe('a flag printed in brackets before the value', () => {
+  const header = scanned(100, [50, 'Investigation'], [270, 'Result'], [360, 'Unit'], [430, 'Expected Value']);
+
+  it('is read as the flag, and the value as the value, set left of the result column or beside the name', () => {
+    const report = parseReport(
+      doc(
+        page(
+          1,
+          header,
+          scanned(130, [50, 'Lymphocytes'], [270, '31'], [360, '%'], [430, '20 - 45']),
+          scanned(145, [50, 'HAEMOGLOBIN'], [244, '(L) 6.9'], [358, 'gm/dl'], [433, '11 - 16']),
+          scanned(160, [50, 'MCV (H) 105.0'], [358, 'fl'], [433, '82 - 98']),
+        ),
+      ),
+      'generic',
+    );
+    expect(rowsOf(report)).toEqual([
+      ['Lymphocytes', '31', '%', '20 - 45', null],
+      ['HAEMOGLOBIN', '6.9', 'gm/dl', '11 - 16', 'L'],
+      ['MCV', '105.0', 'fl', '82 - 98', 'H'],
+    ]);
+  });
+});
+
+describe('a table with no column labels over a stamp', () => {
+  it('takes no column from specks that start inside the names', () => {
+    const report = parseReport(
+      doc(
+        page(
+          1,
+          scanned(130, [64, 'NEUTROPHIL'], [272, '77'], [344, '%'], [438, '40 - 75']),
+          scanned(145, [64, 'LYMPHOCYTE'], [272, '20'], [344, '%'], [438, '20 - 45']),
+          scanned(160, [64, 'MONOCYTE'], [272, '02'], [344, '%'], [438, '02 - 10']),
+          scanned(175, [65, 'MCHC'], [274, '33.3'], [345, 'gm/dl'], [439, '30 - 35']),
+          // A stamp and signature read as specks, starting left of the names, a number among them.
+          scanned(400, [42, 'Paik'], [80, '5'], [100, 've'], [183, 'L'], [201, 'cf'], [283, 'vull nes']),
+        ),
+      ),
+      'generic',
+    );
+    expect(rowsOf(report).map((r) => r.slice(0, 4))).toEqual([
+      ['NEUTROPHIL', '77', '%', '40 - 75'],
+      ['LYMPHOCYTE', '20', '%', '20 - 45'],
+      ['MONOCYTE', '02', '%', '02 - 10'],
+      ['MCHC', '33.3', 'gm/dl', '30 - 35'],
+    ]);
+  });
+});
