@@ -49,6 +49,15 @@ describe('labNameInLetterhead: lines OCR read off a letterhead picture (made-up 
 });
 
 describe('labNameIn', () => {
+  it('takes a name followed by its address after a comma, and no form code or sentence for a name', () => {
+    expect(labNameIn('Korvan Laboratories, Kandy, 907, Hill Road, Kandy')).toBe('Korvan Laboratories');
+    expect(labNameIn('AHK LAB RPT-01')).toBeNull();
+    expect(labNameIn('KORVAN DIAGNOSTICS ID 20250722302')).toBeNull();
+    expect(
+      labNameIn('CONFIDENTIAL Member of Clinical and Laboratory LABORATORY Standards Institute, REPORT'),
+    ).toBeNull();
+  });
+
   it('takes a heading cut short at the edge for a heading, not a name', () => {
     expect(labNameIn('LABORATORY INVESTIGATION REPOR')).toBeNull();
     expect(labNameIn('LABORATORY INVESTIGATION REPORT')).toBeNull();

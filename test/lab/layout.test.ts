@@ -17,6 +17,31 @@ const item = (
 });
 
 describe('buildLines', () => {
+  /** An OCR'd word: a text item with the reader's confidence. */
+  const read = (str: string, x: number, y: number, fontSize: number, width: number): TextItem => ({
+    ...item(str, x, y, fontSize, width),
+    confidence: 95,
+  });
+
+  it("splits a scan's two stacked lines (a name in display type, a slogan under it) that share a baseline band", () => {
+    const lines = buildLines([
+      read('Korvan', 60, 75, 20, 70),
+      read('Diagnostics', 136, 75, 20, 120),
+      read('Centre', 262, 75, 20, 70),
+      read('Modern,', 140, 84, 7, 30),
+      read('Reliable', 174, 84, 7, 30),
+    ]);
+    expect(lines.map((l) => l.text)).toEqual(['Korvan Diagnostics Centre', 'Modern, Reliable']);
+  });
+
+  it("never glues two OCR'd words that overlap, and leaves a text layer's overlapping pieces on one line", () => {
+    const [ocr] = buildLines([read('LABORATOR', 100, 100, 12, 80), read('IES', 176, 101, 12, 30)]);
+    expect(ocr?.text).toBe('LABORATOR IES');
+    // A bold face faked by drawing the word twice, a hair apart.
+    const bold = buildLines([item('GLUCOSE', 48, 100), item('GLUCOSE', 48.3, 100.2), item('89', 168, 100)]);
+    expect(bold).toHaveLength(1);
+  });
+
   it('groups items by baseline and orders lines top to bottom', () => {
     const lines = buildLines([item('SODIUM', 48, 120), item('GLUCOSE', 48, 100), item('89', 168, 100.4)]);
     expect(lines.map((l) => l.text)).toEqual(['GLUCOSE 89', 'SODIUM']);

@@ -69,7 +69,44 @@ export function buildLines(items: readonly TextItem[], options: LayoutOptions = 
       drafts.push({ y: item.y, fontSize: item.fontSize, items: [item] });
     }
   }
-  return drafts.map((draft) => toLine(draft, opts.cellGap));
+  return drafts.flatMap(unstacked).map((draft) => toLine(draft, opts.cellGap));
+}
+
+/** Two stacked lines are this many of the smaller text's font sizes apart at least. */
+const STACKED_GAP = 0.35;
+
+/**
+ * A scan's line made of two stacked lines of text: a letterhead's name in display type beside a slogan in
+ * small type (`Vita Diagnostics Center` over `Modern, Reliable, Accessible`), whose baselines lie within the
+ * large type's tolerance. Their words overlap across: read as one line they interleave ("Diagnostics
+ * Modern, Center"). Split where the baselines part most, while words of the two parts overlap. Only OCR'd
+ * words: a text layer's overlapping pieces are one word drawn twice (a bold face faked), not two lines.
+ */
+function unstacked(draft: LineDraft): LineDraft[] {
+  if (draft.items.length < 2 || draft.items.some((item) => item.confidence === undefined)) return [draft];
+  const byY = [...draft.items].sort((a, b) => a.y - b.y);
+  let cut = 0;
+  let widest = 0;
+  for (let i = 1; i < byY.length; i++) {
+    const gap = (byY[i] as TextItem).y - (byY[i - 1] as TextItem).y;
+    if (gap > widest) [cut, widest] = [i, gap];
+  }
+  const [above, below] = [byY.slice(0, cut), byY.slice(cut)];
+  const smaller = Math.min(...draft.items.map((item) => item.fontSize));
+  if (cut === 0 || widest < STACKED_GAP * smaller || !above.some((a) => below.some((b) => overlap(a, b))))
+    return [draft];
+  return [above, below].flatMap((part) => unstacked(draftOf(part)));
+}
+
+/** The two items share more than half the narrower one's width. */
+function overlap(a: TextItem, b: TextItem): boolean {
+  const shared = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x);
+  return shared > 0.5 * Math.min(a.width, b.width);
+}
+
+function draftOf(items: TextItem[]): LineDraft {
+  const largest = items.reduce((big, item) => (item.fontSize > big.fontSize ? item : big));
+  return { y: largest.y, fontSize: largest.fontSize, items };
 }
 
 /**
@@ -101,7 +138,10 @@ export function cellsOf(lineItems: readonly TextItem[], cellGap = DEFAULTS.cellG
     const gap = item.x - end;
     const text = item.str.trim();
     if (current && gap <= cellGap * size) {
-      const glued = gap < TOUCHING * size && !spaced && !/^\s/.test(item.str);
+      // Two OCR'd words that overlap were read on two stacked lines of text, not as halves of one word.
+      const apart = item.confidence !== undefined && gap < 0;
+      const glued = gap < TOUCHING * size && !apart && !spaced && !/^\s/.test(item.str);
+      item.confidence === undefined && gap < TOUCHING * size && !spaced && !/^\s/.test(item.str);
       current.text += glued ? text : ` ${text}`;
     } else {
       current = { x: round(item.x), text };

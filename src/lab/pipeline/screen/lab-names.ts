@@ -71,9 +71,19 @@ const ADDRESS = /\b(?:shop|plot|flat|house|door|suite|floor|block)\s*(?:no\.?\s*
 /** A department names a part of an institution, not the laboratory: "Department of Pathology". */
 const DEPARTMENT = /^(the\s+)?(dept\.?|department|division|section)\s+of\b/i;
 
-/** A letterhead cell that names a laboratory: a lab word plus at least one word of its own, no label. */
+/** More words than this are a sentence or two lines of a letterhead run together, not a name. */
+const MAX_NAME_WORDS = 6;
+
+/**
+ * A letterhead cell that names a laboratory: a lab word plus at least one word of its own, no label, no
+ * digit (a form code `AHK LAB RPT-01`, an ID). A name followed by its address after a comma (`Asiri
+ * Laboratories, Kandy, 907, Peradeniya Road`) is the name.
+ */
 export function labNameIn(text: string): string | null {
-  const trimmed = respaced(text.trim());
+  const whole = respaced(text.trim());
+  const [head = '', ...address] = whole.split(',');
+  const trimmed = address.some((part) => /\d/.test(part)) && LAB_WORD.test(head) ? head.trim() : whole;
+  if (/\d/.test(trimmed) || trimmed.split(/\s+/).length > MAX_NAME_WORDS) return null;
   if (trimmed.includes(':') || /\b(no|#)\.?$/i.test(trimmed) || !LAB_WORD.test(trimmed)) return null;
   if (DEPARTMENT.test(trimmed)) return null;
   return isProperName(trimmed) ? tidyName(trimmed) : null;
