@@ -40,12 +40,15 @@ describe('repairOcrWord', () => {
     // A count's power of ten with its × read as a star, and so its exponent read on the line.
     ['*103cells/ul', 'x10³cells/ul'],
     ['*1012/L', 'x10¹²/L'],
+    // A bold 8 read as a B before a decimal point (a typewritten CBC photographed).
+    ['B.1', '8.1'],
   ])('repairs %j to %j and says so', (word, text) => {
     expect(repairOcrWord(word)).toEqual({ text, repaired: true });
   });
 
   it.each([
     ['NEGATIVE'],
+    ['B12'],
     ['mg/dL'],
     ['104'],
     ['10/24/2024'],

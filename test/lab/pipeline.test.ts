@@ -390,6 +390,18 @@ describe('OCR layout from tesseract hOCR', () => {
     ).toEqual(['HAEMOGLOBIN', '14.7', 'H']);
   });
 
+  it("keeps a name's own words as read ('Vitamin D3'), and repairs the value a column away ('O2')", () => {
+    const page = pageFromHocr(
+      hocr([word(text('Vitamin', 150), 96), word(text('D3', 300), 96), word(text('O2', 1000), 96)]),
+      1,
+    );
+    expect(page.items.map((i) => [i.str, i.repaired === true])).toEqual([
+      ['Vitamin', false],
+      ['D3', false],
+      ['02', true],
+    ]);
+  });
+
   it("reads a typewriter's dash read as an equals sign between two bounds as a dash", () => {
     const page = pageFromHocr(
       hocr([

@@ -220,13 +220,16 @@ export function pageFromHocr(
           size,
           raised: part.raised,
           colonDropped: !!colonless || !!ones,
+          inName: afterName,
         });
       }
     });
   });
   const straight = straighten(words, parsed.width, parsed.height);
   const items: TextItem[] = words.map((word, i) => {
-    const repair = word.raised ? { text: word.text, repaired: false } : repairOcrWord(word.text);
+    // A name's own word is as printed: "Vitamin D3" is no "Vitamin 03", "O2 Saturation" no "02".
+    const repair =
+      word.raised || word.inName ? { text: word.text, repaired: false } : repairOcrWord(word.text);
     return {
       str: repair.text,
       confidence: Math.round(word.conf),
@@ -483,6 +486,8 @@ interface OcrWord {
   raised: boolean;
   /** A colon read into the front of the number was dropped (colon-mark.ts), or a one read as a four put back (narrow-four.ts). */
   colonDropped: boolean;
+  /** The word follows a word of letters at a space's distance: a later word of a name. */
+  inName: boolean;
 }
 
 /** A word that is a colon alone (tesseract boxes the colon before a value apart from it). */

@@ -105,6 +105,8 @@ const DECIMAL_COMMA_MARK = /(?<=\d),(?=\d{1,2}(?:-|$))/g;
 function repairNumber(word: string): Repair | null {
   if (/^\d+:\d$/.test(word)) return { text: word.replace(':', '.'), repaired: true };
   if (DECIMAL_COMMA.test(word)) return { text: word.replace(DECIMAL_COMMA_MARK, '.'), repaired: true };
+  // "B.1": a bold 8 before a decimal point (a B nowhere else: "B12" is a vitamin).
+  if (/^B\.\d+$/.test(word)) return { text: `8${word.slice(1)}`, repaired: true };
   if (/^[<>]=?[OIl|]$/.test(word))
     return { text: word.slice(0, -1) + lookalikeDigit(word.slice(-1)), repaired: true };
   if (!/\d/.test(word) || !/^[<>]?[\dOoDIl|S§.]+$/.test(word) || NUMBER.test(word)) return null;
