@@ -17,6 +17,29 @@ describe('detectLanguage on the fixtures', () => {
 });
 
 describe('classifyLines', () => {
+  it("reads a scan's English test names as English when its OCR scraps lean the trigrams to French", () => {
+    const names = ['Haemoglobin 13.9 g/dL', 'White Cell Count 5.9', 'Neutrophils 57 %', 'Lymphocytes 34 %'];
+    const more = ['Monocytes 05 %', 'Eosinophils 04 %', 'Platelet Count 139', 'Complete Blood Count'];
+    const cells = ['Mean Cell Volume', 'Red Cell Count', 'Packed Cell Volume'];
+    // What OCR makes of a stamp, a logo and a crease: short scraps, some of them French words.
+    const scraps = [
+      'le pe ee ae rete une dans les ete ee',
+      'ete toute la pe tes rue de ee etat',
+      'sur les de ete ae pe une pour le dans',
+      'ee te les au du ete pe se le ta ne',
+    ];
+    expect(classifyLines([...names, ...more, ...cells, ...scraps])).toMatchObject({ english: true });
+    // The same scraps beside Spanish test names stay non-English.
+    const spanish = [
+      'Hemoglobina 13.9',
+      'Leucocitos 5.9',
+      'Neutrófilos 57 %',
+      'Linfocitos 34 %',
+      'Plaquetas 139',
+    ];
+    expect(classifyLines([...spanish, ...scraps])).toMatchObject({ english: false });
+  });
+
   it('claims no language for a table of numbers, and lets it through', () => {
     const verdict = classifyLines(['92 70-99', '1.17 0.76-1.27', '140 134-144', '03/14/2025', 'mg/dL 4.7']);
     expect(verdict).toMatchObject({ language: 'und', english: true });

@@ -5,6 +5,7 @@
  * numbers is not evidence of any language, so it is let through for validation to judge).
  */
 import { francAll } from 'franc';
+import { loincCatalogue } from '../../../terminology/loinc-catalogue.js';
 import type { DocumentLayout } from '../pdf/pdf-text.js';
 
 export interface LanguageVerdict {
@@ -51,8 +52,32 @@ export function classifyLines(lines: readonly string[]): LanguageVerdict {
   const scores = francAll(sample.join('. '), { only: CANDIDATES, minLength: 1 });
   const language = scores[0]?.[0] ?? 'und';
   const englishScore = scores.find(([code]) => code === 'eng')?.[1] ?? 0;
-  const english = language === 'eng' || englishScore >= ENGLISH_TIE;
+  const english = language === 'eng' || englishScore >= ENGLISH_TIE || namesTestsInEnglish(lines);
   return { language: english ? 'eng' : language, english, englishScore, sampleLength };
+}
+
+/**
+ * A report whose words are English test names is English whatever the trigrams say: an OCR'd phone photo
+ * of an English CBC is a few dozen words, names and scraps, and franc has called one French. Measured: 20-38%
+ * of the words of four letters or more of English reports (fixtures and real scans) are words of the
+ * catalogue's English test names, 2-3% of a Spanish and an Italian report's.
+ */
+const ENGLISH_TEST_WORDS = 0.12;
+/** ... and at least this many of them: a few shared words ("urea", "total") prove nothing. */
+const MIN_TEST_WORDS = 8;
+
+let testWords: Set<string> | undefined;
+
+function namesTestsInEnglish(lines: readonly string[]): boolean {
+  testWords ??= new Set(
+    loincCatalogue().entries.flatMap((entry) =>
+      entry.synonyms.flatMap((name) => name.toLowerCase().match(/\p{L}{4,}/gu) ?? []),
+    ),
+  );
+  const vocabulary = testWords;
+  const words = lines.flatMap((line) => line.toLowerCase().match(/\p{L}{4,}/gu) ?? []);
+  const known = words.filter((word) => vocabulary.has(word)).length;
+  return known >= MIN_TEST_WORDS && known >= ENGLISH_TEST_WORDS * words.length;
 }
 
 /** The letter words of a line, lower-cased (all-capitals reports would otherwise skew the trigrams). */
