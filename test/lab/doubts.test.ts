@@ -383,6 +383,47 @@ describe("ocr_unit_of_another_kind: a neighbouring row's cells", () => {
   });
 });
 
+describe('ocr_unit_unlike_page: a letter lost from a unit the page spells otherwise', () => {
+  const enzymes = (alp: string, ocrRows = true): ParsedRow[] =>
+    [
+      { biomarker: 'AST', resultUnit: 'IU/L' },
+      { biomarker: 'ALT', resultUnit: 'IU/L' },
+      { biomarker: 'Alkaline Phosphatase', resultUnit: alp },
+    ].map((o) =>
+      row({ ...o, resultValue: '30', referenceRangeText: '0-40', ...(ocrRows ? { ocr: OCR } : {}) }),
+    );
+  const codes = (r: ParsedRow, rows: ParsedRow[]) =>
+    rowDoubts(r, documentStyle(rows))
+      .filter((f) => f.severity !== 'info')
+      .map((f) => f.code);
+
+  it("doubts the one scanned row spelt unlike two of the page's others of that unit", () => {
+    const rows = enzymes('U/L');
+    expect(rows.map((r) => codes(r, rows))).toEqual([[], [], ['ocr_unit_unlike_page']]);
+  });
+
+  it('leaves a page that spells them alike, an even split, and a text layer alone', () => {
+    const alike = enzymes('IU/L');
+    expect(alike.flatMap((r) => codes(r, alike))).toEqual([]);
+    const even = enzymes('U/L').slice(1);
+    expect(even.flatMap((r) => codes(r, even))).toEqual([]);
+    const text = enzymes('U/L', false);
+    expect(text.flatMap((r) => codes(r, text))).toEqual([]);
+  });
+
+  it('leaves a unit more than a character from the habit alone: another unit the name shares', () => {
+    const rows = [
+      { biomarker: 'Hemoglobin A1c', resultUnit: '% of total Hgb' },
+      { biomarker: 'Hematocrit', resultUnit: '%' },
+      { biomarker: 'Neutrophils', resultUnit: '%' },
+      { biomarker: 'WBC', resultUnit: 'Thousand/uL' },
+      { biomarker: 'Platelet Count', resultUnit: 'Thousand/uL' },
+      { biomarker: 'WBC', resultUnit: '/HPF' },
+    ].map((o) => row({ ...o, resultValue: '5', referenceRangeText: '1-10', ocr: OCR }));
+    expect(rows.flatMap((r) => codes(r, rows))).not.toContain('ocr_unit_unlike_page');
+  });
+});
+
 describe('ocr_extra_digit and ocr_cells_missing', () => {
   it('doubts an OCR value printed to one decimal more than its range, ending in a zero', () => {
     expect(ocr({ resultValue: '5.00', resultUnit: 'mmol/L', referenceRangeText: '3.5-5.3' })).toEqual([

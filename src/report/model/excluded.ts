@@ -101,6 +101,7 @@ const DOUBT_WORDS: Record<string, string> = {
   ocr_far_outside_range: 'the value is far outside its range, with no flag to confirm it',
   ocr_range_missing: 'its reference range was not read',
   ocr_unit_of_another_kind: "its unit is not one this test is reported in; the row's cells may be mixed up",
+  ocr_unit_unlike_page: "its unit is spelt unlike the page's other tests of that unit",
   missing_result_value: 'no value was read',
   suspicious_result_value: 'the value mixes digits and letters',
   unparsed_reference_range: 'the reference range could not be read',

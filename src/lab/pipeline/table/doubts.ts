@@ -15,6 +15,7 @@ import {
   unitUnrecognised,
 } from './doubt-cells.js';
 import { isCutResultWord, isResultWord } from './doubt-words.js';
+import { unitOutliers } from './unit-habit.js';
 
 /**
  * Every code rowDoubts can raise. Those of warning or error severity become the row's doubts
@@ -39,6 +40,7 @@ export const ROW_DOUBT_CODES: ReadonlySet<string> = new Set([
   'ocr_far_outside_range',
   'ocr_range_missing',
   'ocr_unit_of_another_kind',
+  'ocr_unit_unlike_page',
   'unparsed_reference_range',
 ]);
 
@@ -59,9 +61,16 @@ export interface DocumentStyle {
    * differential percentages).
    */
   rangeGaps: ReadonlySet<ParsedRow>;
+  /** Scanned rows whose unit is spelt unlike the page's other tests of that unit (unit-habit.ts). */
+  unitOutliers: ReadonlySet<ParsedRow>;
 }
 
-const US_STYLE: DocumentStyle = { printsFlags: true, padsCounts: false, rangeGaps: new Set() };
+const US_STYLE: DocumentStyle = {
+  printsFlags: true,
+  padsCounts: false,
+  rangeGaps: new Set(),
+  unitOutliers: new Set(),
+};
 /** The share of numeric results with a range that makes a range column, not a range here and there. */
 const RANGE_COLUMN = 0.75;
 const PADDED_COUNT = /^0\d$/;
@@ -83,6 +92,7 @@ export function documentStyle(rows: readonly ParsedRow[]): DocumentStyle {
       numeric.length >= 4 && numeric.filter(hasRange).length >= RANGE_COLUMN * numeric.length
         ? new Set(numeric.filter((row, i) => !hasRange(row) && isBetweenRanges(numeric, i)))
         : new Set(),
+    unitOutliers: unitOutliers(rows),
   };
 }
 
@@ -244,6 +254,15 @@ function ocrDoubts(row: ParsedRow, style: DocumentStyle): ValidationFlag[] {
         'ocr_unit_of_another_kind',
         'warning',
         `${row.biomarker} has a unit of another kind than the test's; the row may hold a neighbouring row's cells`,
+        row.pageNumber,
+      ),
+    );
+  if (style.unitOutliers.has(row))
+    flags.push(
+      flag(
+        'ocr_unit_unlike_page',
+        'warning',
+        `${row.biomarker} has a unit spelt unlike the page's other tests of that unit; a letter may have been lost`,
         row.pageNumber,
       ),
     );
