@@ -64,3 +64,39 @@ describe('a table with no column labels over a stamp', () => {
     ]);
   });
 });
+
+describe("a scanned interpretive table under a result (the text layer's borders gone)", () => {
+  it('reads the result and no category of the table as a result', () => {
+    const header = scanned(
+      100,
+      [48, 'Test Name'],
+      [250, 'Result'],
+      [330, 'Unit'],
+      [420, 'Bio. Ref. Interval'],
+    );
+    const report = parseReport(
+      doc(
+        page(
+          1,
+          header,
+          scanned(
+            130,
+            [48, 'VITAMIN D, 25 HYDROXY'],
+            [250, '85.00'],
+            [330, 'nmol/L'],
+            [420, '75.00 - 250.00'],
+          ),
+          scanned(160, [48, 'Interpretation']),
+          scanned(175, [48, 'LEVEL'], [134, 'REFERENCE RANGE'], [230, 'COMMENTS']),
+          scanned(190, [48, 'Deficient'], [134, '< 50'], [230, 'High risk for developing']),
+          scanned(205, [48, 'Insufficient'], [134, '50-74'], [230, 'Vitamin D concentration']),
+          scanned(220, [48, 'Sufficient'], [134, '75-250'], [230, 'Optimal concentration']),
+        ),
+      ),
+      'generic',
+    );
+    expect(rowsOf(report).map((r) => r.slice(0, 4))).toEqual([
+      ['VITAMIN D, 25 HYDROXY', '85.00', 'nmol/L', '75.00 - 250.00'],
+    ]);
+  });
+});

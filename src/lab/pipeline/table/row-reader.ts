@@ -93,7 +93,7 @@ export function readLine(view: LineView, header: TableHeader | null): LineRead {
     range: draft.range,
     labCode: draft.labCode,
     pointer: draft.pointer,
-    bands: draft.ranges >= 1 || draft.unread >= 2 || hasRiskBands(dataCells),
+    bands: draft.ranges >= 1 || draft.unread >= 2 || hasRiskBands(dataCells) || isCategoryRow(draft),
     doubtfulText: draft.value !== null && !plausibleValue(draft.value, draft.range, draft.unit),
     ocrRepaired: draft.repaired === true,
     ocrConfidence: draft.confidence ?? null,
@@ -114,6 +114,20 @@ function flagBeforeValue(cell: Cell): Cell[] {
   const [, name, flag, value] = found as unknown as [string | undefined, string, string, string];
   const { right: _, ...head } = cell;
   return [...(name ? [{ ...head, text: name }] : []), { ...cell, text: flag }, { ...cell, text: value }];
+}
+
+/**
+ * A row of an interpretive table (`Deficient | < 50 | High risk for developing bone disease`): a category
+ * named, its bounds where a value goes, words where the range goes, no unit. No result is an interval with
+ * a sentence for its range. A text layer often draws such a table's borders in characters that keep it out
+ * of the results; a scan has only the lines, and its rows were read as results.
+ */
+function isCategoryRow(draft: Draft): boolean {
+  if (draft.unit !== null || draft.value === null || draft.range === null) return false;
+  const kind = cellKind(draft.value);
+  return (
+    (kind === 'interval' || kind === 'bounded') && !/\d/.test(draft.range) && /\p{L}{3}/u.test(draft.range)
+  );
 }
 
 /**
