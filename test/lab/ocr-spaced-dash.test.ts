@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { HocrChar, HocrWord } from '../../src/lab/pipeline/ocr/hocr.js';
-import { pageFromHocr } from '../../src/lab/pipeline/ocr/ocr.js';
+import { pageFromHocr } from '../../src/lab/pipeline/ocr/hocr-page.js';
 import { splitSpacedDashes } from '../../src/lab/pipeline/ocr/spaced-dash.js';
 
 /** A word of characters left to right, each `[text, width, gap before it]`. */

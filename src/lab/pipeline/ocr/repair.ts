@@ -51,7 +51,7 @@ export function repairOcrWord(word: string): Repair {
 }
 
 const SUPERSCRIPTS = '⁰¹²³⁴⁵⁶⁷⁸⁹';
-/** `x10²²/l`: a unit opening with a power of ten, its exponent in superscript digits (ocr.ts). */
+/** `x10²²/l`: a unit opening with a power of ten, its exponent in superscript digits (hocr-words.ts). */
 const POWER = /^([x×X]?10)([⁰¹²³⁴⁵⁶⁷⁸⁹]{2})(?=[/\p{L}])/u;
 /** The powers of ten counts are reported in (per litre or per microlitre). */
 const COUNT_EXPONENTS = ['³', '⁶', '⁹', '¹²'];

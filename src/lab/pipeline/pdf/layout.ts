@@ -17,7 +17,7 @@ export interface TextItem {
   confidence?: number;
   /** OCR only: the word was repaired from a misreading (ocr-repair.ts). */
   repaired?: boolean;
-  /** OCR only: a small mark printed above the baseline, told by its characters' boxes (ocr.ts). */
+  /** OCR only: a small mark printed above the baseline, told by its characters' boxes (hocr-words.ts). */
   raised?: boolean;
 }
 

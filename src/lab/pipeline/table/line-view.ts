@@ -47,7 +47,7 @@ export function viewLines(page: PageLayout): LineView[] {
     const font = Math.max(...items.map((item) => item.fontSize));
     view.font = font;
     // OCR word boxes vary in height with their letters (mg/dL, (BUN)): a scan's marks are told by their
-    // characters' boxes when it is read (ocr.ts), not by the word boxes here.
+    // characters' boxes when it is read (hocr-words.ts), not by the word boxes here.
     const ocr = items.some((item) => item.confidence !== undefined);
     const smallAndHigh = (item: (typeof items)[number]) =>
       item.str.trim().length <= MARK_MAX_LENGTH &&
