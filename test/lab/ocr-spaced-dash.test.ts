@@ -1,6 +1,7 @@
 /**
  * Character boxes as tesseract gives them for ranges it read as one word, with the widths and gaps
- * measured on real laboratories' reports printed as 200 dpi scans (digits 19-29 px wide).
+ * measured on real laboratories' reports printed as 200 dpi scans (digits 19-29 px wide), Labcorp's among
+ * them.
  */
 import { describe, expect, it } from 'vitest';
 import type { HocrChar, HocrWord } from '../../src/lab/pipeline/ocr/hocr.js';
@@ -56,6 +57,10 @@ describe('splitSpacedDashes', () => {
       '4000-10000',
       word(['4', 29, 0], ['0', 29, 4], ['0', 30, 4], ['0', 25, 4], ['-', 17, 4], ['1', 21, 12], ['0', 25, 8]),
     ],
+    // Labcorp's face sets its digits 8 px apart: a tight dash leaves 9 and 13 beside it.
+    ['0-99 in a widely spaced face', word(['0', 20, 0], ['-', 14, 9], ['9', 19, 13], ['9', 19, 8])],
+    // One digit each side: no spacing of the word's own to measure a space against.
+    ['6 - 8, one digit each side', word(['6', 19, 0], ['-', 11, 12], ['8', 19, 12])],
     ['a dash between letters', word(['H', 29, 0], ['b', 25, 4], ['-', 17, 30], ['A', 29, 30])],
     ['a word without digits to measure by', word(['1', 20, 0], ['-', 17, 30], ['1', 20, 30])],
   ])('keeps %s whole', (_, read) => {

@@ -2,14 +2,18 @@
  * A range printed with spaces round its dash ("0 - 190") that tesseract read as one word ("0-190"): at 200
  * dpi and below a space is a few pixels, and tesseract keeps a word whole unless the gap is wide. Each
  * character's box still shows the spaces, so the word is split where the dash stands a space apart on both
- * sides, as tesseract does with wider spaces, and the range reads as printed. Measured on scans of real
- * layouts: a spaced dash leaves 0.6-0.9 of a digit's width on each side, a tight one 0.1-0.3.
+ * sides, as tesseract does with wider spaces, and the range reads as printed. A space is told against the
+ * word's own spacing: faces differ (Labcorp's digits sit 0.4 of a digit's width apart, so its tight
+ * `0-99` leaves that much beside the dash, as wide as a spaced dash in a tighter face). Measured on scans of
+ * real layouts: a spaced dash leaves its word's spacing plus 0.5-0.9 of a digit's width on each side, a
+ * tight one its spacing plus 0-0.25. A word with no two digits side by side (`1-6`, `1.5-4.5`) has no
+ * spacing to measure and stays whole.
  */
 import type { HocrChar, HocrPage, HocrWord } from './hocr.js';
 import { median } from './median.js';
 
-/** Both gaps at least this fraction of a digit's width make the dash spaced. */
-const SPACED = 0.45;
+/** Both gaps at least the word's spacing and this fraction of a digit's width make the dash spaced. */
+const SPACED = 0.35;
 const DASH = /^[-\u2010-\u2015]$/u;
 
 const widthOf = (c: HocrChar): number => c.box.right - c.box.left;
@@ -36,19 +40,29 @@ export function splitSpacedDashes(word: HocrWord): HocrWord[] {
     const centre = (c.box.left + c.box.right) / 2;
     return side === 'left' ? centre - full / 2 : centre + full / 2;
   };
+  // Between digits only: a point's ink is a dot, its box's gaps say nothing of the face's spacing.
+  const between = chars.flatMap((c, i) => {
+    const next = chars[i + 1];
+    return next && /\d/.test(c.text) && /\d/.test(next.text) ? [edge(next, 'left') - edge(c, 'right')] : [];
+  });
+  const spacing = median(between);
+  if (spacing === null) return [word];
   const cuts: number[] = [];
   chars.forEach((c, i) => {
     const [before, after] = [chars[i - 1], chars[i + 1]];
     if (!DASH.test(c.text) || !before || !after) return;
     if (!/\d/.test(before.text) || !/\d/.test(after.text)) return;
     const gaps = [c.box.left - edge(before, 'right'), edge(after, 'left') - c.box.right];
-    if (gaps.every((gap) => gap >= SPACED * full)) cuts.push(i);
+    if (gaps.every((gap) => gap >= spacing + SPACED * full)) cuts.push(i);
   });
   if (cuts.length === 0) return [word];
   const parts: HocrChar[][] = [];
-  const start = 0;
-  for (const cut of cuts) parts.push(chars.slice(start, cut), [chars[cut] as HocrChar]);
-  parts.push(chars.slice((cuts.at(-1) as number) + 1));
+  let start = 0;
+  for (const cut of cuts) {
+    parts.push(chars.slice(start, cut), [chars[cut] as HocrChar]);
+    start = cut + 1;
+  }
+  parts.push(chars.slice(start));
   return parts.filter((p) => p.length > 0).map(wordOf);
 }
 
