@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { HocrChar, HocrWord } from '../../src/lab/pipeline/ocr/hocr.js';
 import { pageFromHocr } from '../../src/lab/pipeline/ocr/hocr-page.js';
-import { splitSpacedDashes } from '../../src/lab/pipeline/ocr/spaced-dash.js';
+import { splitSpacedDashes, withSpacedDashes } from '../../src/lab/pipeline/ocr/spaced-dash.js';
 
 /** A word of characters left to right, each `[text, width, gap before it]`. */
 function word(...chars: Array<[string, number, number]>): HocrWord {
@@ -57,14 +57,39 @@ describe('splitSpacedDashes', () => {
       '4000-10000',
       word(['4', 29, 0], ['0', 29, 4], ['0', 30, 4], ['0', 25, 4], ['-', 17, 4], ['1', 21, 12], ['0', 25, 8]),
     ],
-    // Labcorp's face sets its digits 8 px apart: a tight dash leaves 9 and 13 beside it.
-    ['0-99 in a widely spaced face', word(['0', 20, 0], ['-', 14, 9], ['9', 19, 13], ['9', 19, 8])],
-    // One digit each side: no spacing of the word's own to measure a space against.
-    ['6 - 8, one digit each side', word(['6', 19, 0], ['-', 11, 12], ['8', 19, 12])],
     ['a dash between letters', word(['H', 29, 0], ['b', 25, 4], ['-', 17, 30], ['A', 29, 30])],
     ['a word without digits to measure by', word(['1', 20, 0], ['-', 17, 30], ['1', 20, 30])],
   ])('keeps %s whole', (_, read) => {
     expect(splitSpacedDashes(read)).toEqual([read]);
+  });
+
+  it("measures a space against the face's spacing between digits, read off the page's numbers", () => {
+    // Labcorp's face sets its digits 8 px apart (0.42 of a digit's width): a tight dash leaves 9 and 13.
+    const tight = word(['0', 20, 0], ['-', 14, 9], ['9', 19, 13], ['9', 19, 8]);
+    const single = word(['0', 20, 0], ['-', 14, 9], ['3', 19, 10]);
+    expect(texts(splitSpacedDashes(tight, 0.42))).toEqual(['0-99']);
+    expect(texts(splitSpacedDashes(single, 0.42))).toEqual(['0-3']);
+    // In a tight face (the Indian reports'), the same gaps are spaces, one digit each side or more.
+    expect(texts(splitSpacedDashes(single, 0.05))).toEqual(['0', '-', '3']);
+    // The page's spacing is measured on its numbers: a count printed in the wide face says 0.42.
+    const count = word(
+      ['1', 12, 0],
+      ['0', 19, 8],
+      ['0', 19, 8],
+      ['-', 14, 9],
+      ['1', 12, 12],
+      ['9', 19, 8],
+      ['9', 19, 8],
+    );
+    const page = {
+      width: 2550,
+      height: 3300,
+      lines: [{ box: count.box, size: 34, baselineAt: () => 1200, words: [count, single] }],
+    };
+    expect(withSpacedDashes(page).lines[0]?.words.map((w) => w.chars.map((c) => c.text).join(''))).toEqual([
+      '100-199',
+      '0-3',
+    ]);
   });
 
   it('makes the range read with its spaces on the page, each part boxed by its own characters', () => {

@@ -3,57 +3,74 @@
  * dpi and below a space is a few pixels, and tesseract keeps a word whole unless the gap is wide. Each
  * character's box still shows the spaces, so the word is split where the dash stands a space apart on both
  * sides, as tesseract does with wider spaces, and the range reads as printed. A space is told against the
- * word's own spacing: faces differ (Labcorp's digits sit 0.4 of a digit's width apart, so its tight
- * `0-99` leaves that much beside the dash, as wide as a spaced dash in a tighter face). Measured on scans of
- * real layouts: a spaced dash leaves its word's spacing plus 0.5-0.9 of a digit's width on each side, a
- * tight one its spacing plus 0-0.25. A word with no two digits side by side (`1-6`, `1.5-4.5`) has no
- * spacing to measure and stays whole.
+ * face's own spacing, measured between the digits of the page's numbers: Labcorp's face sets digits 0.4
+ * of a digit's width apart, so its tight `0-99` leaves that much beside the dash, as wide as a spaced dash
+ * in the tighter faces of the Indian reports the rule was first measured on (spaced: the spacing plus
+ * 0.5-0.9 of a digit's width each side; tight: the spacing plus 0-0.25).
  */
 import type { HocrChar, HocrPage, HocrWord } from './hocr.js';
 import { median } from './median.js';
 
-/** Both gaps at least the word's spacing and this fraction of a digit's width make the dash spaced. */
+/** Both gaps at least the face's spacing and this fraction of a digit's width make the dash spaced. */
 const SPACED = 0.35;
+/** The spacing taken where a page has no two digits side by side to measure. */
+const UNMEASURED_SPACING = 0.1;
 const DASH = /^[-\u2010-\u2015]$/u;
 
 const widthOf = (c: HocrChar): number => c.box.right - c.box.left;
 
 /** The page with every spaced dash of a range its own word. */
 export function withSpacedDashes(page: HocrPage): HocrPage {
+  const words = page.lines.flatMap((line) => line.words);
+  const spacing = median(words.flatMap(digitSpacings)) ?? UNMEASURED_SPACING;
   return {
     ...page,
-    lines: page.lines.map((line) => ({ ...line, words: line.words.flatMap(splitSpacedDashes) })),
+    lines: page.lines.map((line) => ({
+      ...line,
+      words: line.words.flatMap((word) => splitSpacedDashes(word, spacing)),
+    })),
   };
+}
+
+/** A word's digits' width, and where each character's ink would end were it a digit of that width. */
+function measure(word: HocrWord) {
+  const full = median(word.chars.filter((c) => /^[02-9]$/.test(c.text)).map(widthOf));
+  // A 1 is narrower than its advance (digits share one width): its edges are where a full digit's would be.
+  const edge = (c: HocrChar, side: 'left' | 'right'): number => {
+    if (c.text !== '1' || full === null) return c.box[side];
+    const centre = (c.box.left + c.box.right) / 2;
+    return side === 'left' ? centre - full / 2 : centre + full / 2;
+  };
+  return { full, edge };
+}
+
+/** The gaps between the word's neighbouring digits, as fractions of its digits' width. */
+function digitSpacings(word: HocrWord): number[] {
+  const { full, edge } = measure(word);
+  if (full === null || full <= 0) return [];
+  return word.chars.flatMap((c, i) => {
+    const next = word.chars[i + 1];
+    return next && /\d/.test(c.text) && /\d/.test(next.text)
+      ? [(edge(next, 'left') - edge(c, 'right')) / full]
+      : [];
+  });
 }
 
 /**
  * The word split into three (bound, dash, bound) at each spaced dash between digits; the word itself when
- * no dash is spaced. A 1 is narrower than its advance (digits share one width), so its gap is taken
- * from where a digit of full width would stand.
+ * no dash is spaced. `spacing` is the face's gap between digits, as a fraction of a digit's width.
  */
-export function splitSpacedDashes(word: HocrWord): HocrWord[] {
+export function splitSpacedDashes(word: HocrWord, spacing = UNMEASURED_SPACING): HocrWord[] {
   const { chars } = word;
-  const full = median(chars.filter((c) => /^[02-9]$/.test(c.text)).map(widthOf));
+  const { full, edge } = measure(word);
   if (full === null || full <= 0) return [word];
-  const edge = (c: HocrChar, side: 'left' | 'right'): number => {
-    if (c.text !== '1') return c.box[side];
-    const centre = (c.box.left + c.box.right) / 2;
-    return side === 'left' ? centre - full / 2 : centre + full / 2;
-  };
-  // Between digits only: a point's ink is a dot, its box's gaps say nothing of the face's spacing.
-  const between = chars.flatMap((c, i) => {
-    const next = chars[i + 1];
-    return next && /\d/.test(c.text) && /\d/.test(next.text) ? [edge(next, 'left') - edge(c, 'right')] : [];
-  });
-  const spacing = median(between);
-  if (spacing === null) return [word];
   const cuts: number[] = [];
   chars.forEach((c, i) => {
     const [before, after] = [chars[i - 1], chars[i + 1]];
     if (!DASH.test(c.text) || !before || !after) return;
     if (!/\d/.test(before.text) || !/\d/.test(after.text)) return;
     const gaps = [c.box.left - edge(before, 'right'), edge(after, 'left') - c.box.right];
-    if (gaps.every((gap) => gap >= spacing + SPACED * full)) cuts.push(i);
+    if (gaps.every((gap) => gap >= (spacing + SPACED) * full)) cuts.push(i);
   });
   if (cuts.length === 0) return [word];
   const parts: HocrChar[][] = [];
