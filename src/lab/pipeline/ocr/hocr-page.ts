@@ -3,7 +3,7 @@
  * points, on baselines straightened, sorted into lines and cells. Which words are marks, flags, names,
  * dashes or specks is hocr-words.ts's business.
  */
-import { buildLines, round, type TextItem } from '../pdf/layout.js';
+import { buildLines, type Line, round, type TextItem } from '../pdf/layout.js';
 import type { PageLayout } from '../pdf/pdf-text.js';
 import { withoutColonMark } from './colon-mark.js';
 import { type Box, type HocrLine, type HocrPage, type HocrWord, parseHocr } from './hocr.js';
@@ -109,8 +109,13 @@ export function pageFromHocr(
     width: round(parsed.width * scale),
     height: round(parsed.height * scale),
     items,
-    lines: buildLines(items).map(withSplitRangesJoined),
+    lines: ocrLines(items),
   };
+}
+
+/** A scan's words in lines and cells, with ranges the line cut into cells put back together. */
+export function ocrLines(items: readonly TextItem[]): Line[] {
+  return buildLines(items).map(withSplitRangesJoined);
 }
 
 /**

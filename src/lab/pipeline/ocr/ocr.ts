@@ -14,15 +14,13 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { AssayError, EXIT } from '../../../errors.js';
-import { buildLines } from '../pdf/layout.js';
 import type { DocumentLayout, PageLayout } from '../pdf/pdf-text.js';
 import { alignDriftingColumns, pageDrifts } from './drift.js';
 import { type HocrPage, parseHocr } from './hocr.js';
-import { pageFromHocr } from './hocr-page.js';
+import { ocrLines, pageFromHocr } from './hocr-page.js';
 import { planPageImages, type WrittenImage, writePageImage } from './images.js';
 import { mayLieOnItsSide, uprightTurn, writeTurned } from './orientation.js';
 import { OcrTimeoutError, ocrPage } from './page.js';
-import { withSplitRangesJoined } from './split-ranges.js';
 
 export class NoTextLayerError extends AssayError {
   constructor(detail = 'OCR is not available on this machine', what = 'has no text layer (a scan)') {
@@ -140,7 +138,7 @@ async function readPage(
   const blocks = await ocrPage(dir, image.file, pageNumber, image.dpi, signal, undefined, 'blocks');
   const read = pageFromHocr(blocks, pageNumber, image.dpi, image.turned);
   const aligned = alignDriftingColumns(read.items);
-  return aligned ? { ...read, items: aligned, lines: buildLines(aligned).map(withSplitRangesJoined) } : page;
+  return aligned ? { ...read, items: aligned, lines: ocrLines(aligned) } : page;
 }
 
 /** Maps with at most `limit` calls in flight, keeping the input order in the result. */
