@@ -21,6 +21,10 @@ describe('parseReferenceRange', () => {
     ['>39', 39, null],
     ['>=60', 60, null],
     ['≥ 60', 60, null],
+    // A differential's per cent, the sign on each bound; `<0.1` puts no floor under it.
+    ['40%-80%', 40, 80],
+    ['02% - 10%', 2, 10],
+    ['<0.1%-02%', null, 2],
   ])('%s -> min %s, max %s', (text, min, max) => {
     expect(parseReferenceRange(text)).toEqual({ min, max });
   });

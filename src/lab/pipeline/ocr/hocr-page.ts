@@ -55,7 +55,8 @@ export function pageFromHocr(
     line.words.forEach((word, at) => {
       if (at < line.words.length - 1 && isPenMark(word, line.words[at - 1], printed)) return;
       const afterName = continuesName(line.words[at - 1], word, line);
-      const apart = standsApart(line.words[at - 1], word, line);
+      // The first word of a line marks nothing before it: a name raised whole is a line's bent baseline.
+      const apart = at === 0 || standsApart(line.words[at - 1], word, line);
       for (const split of splitRaised(word, line, afterName, apart).flatMap((p) =>
         splitFlagLetter(p, line),
       )) {

@@ -21,9 +21,20 @@ const BOUND_RESULT = new RegExp(String.raw`^(?:${UPPER}|${LOWER})\s*${NUMBER}$`,
 
 const NO_BOUNDS: RangeBounds = { min: null, max: null };
 
+/**
+ * `40%-80%`, `<0.1%-02%`: a differential's per-cent range with the sign on each bound (Sri Lankan and
+ * Indian laboratories). A lower bound of `<0.1` puts no floor under the range.
+ */
+const PERCENT_INTERVAL = new RegExp(
+  String.raw`^(<)?\s*(${NUMBER})\s*%\s*(?:-|–|—|to)\s*(${NUMBER})\s*%$`,
+  'i',
+);
+
 export function parseReferenceRange(text: string | null | undefined): RangeBounds {
   const range = (text ?? '').trim().replace(/\s+/g, ' ');
   if (range === '') return { ...NO_BOUNDS };
+  const percent = PERCENT_INTERVAL.exec(range);
+  if (percent) return { min: percent[1] ? null : toNumber(percent[2]), max: toNumber(percent[3]) };
   const interval = INTERVAL.exec(range);
   if (interval) return { min: toNumber(interval[1]), max: toNumber(interval[2]) };
   const atMost = AT_MOST.exec(range);
@@ -31,6 +42,11 @@ export function parseReferenceRange(text: string | null | undefined): RangeBound
   const atLeast = AT_LEAST.exec(range);
   if (atLeast) return { min: toNumber(atLeast[1]), max: null };
   return { ...NO_BOUNDS };
+}
+
+/** A per-cent range with the sign on each bound (`40%-80%`): its unit is per cent. */
+export function isPercentRange(text: string | null | undefined): boolean {
+  return PERCENT_INTERVAL.test((text ?? '').trim().replace(/\s+/g, ' '));
 }
 
 /** True when a range mentions numbers but states no bounds this parser can read: worth a flag. */

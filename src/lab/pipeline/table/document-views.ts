@@ -8,6 +8,7 @@ import type { DocumentLayout } from '../pdf/pdf-text.js';
 import type { LineView } from './line.js';
 import { viewLines } from './line-view.js';
 import { type OwnReaderTables, readOwnTables } from './own-readers.js';
+import { splitPercentAbsolute } from './percent-absolute.js';
 
 export interface DocumentViews {
   pages: LineView[][];
@@ -17,7 +18,7 @@ export interface DocumentViews {
 const kept = new WeakMap<DocumentLayout, DocumentViews>();
 
 function build(layout: DocumentLayout): DocumentViews {
-  const pages = layout.pages.map((page) => viewLines(page));
+  const pages = layout.pages.map((page) => viewLines(page).flatMap(splitPercentAbsolute));
   return { pages, own: readOwnTables(pages) };
 }
 

@@ -6,6 +6,7 @@
  * flag, unit, range.
  */
 import type { Cell } from '../pdf/layout.js';
+import { isPercentRange } from '../results/ranges.js';
 import {
   type CellKind,
   cellKind,
@@ -89,7 +90,8 @@ export function readLine(view: LineView, header: TableHeader | null): LineRead {
     nameX: nameCells[0]?.x ?? null,
     value: draft.value,
     flag: draft.flag,
-    unit: draft.unit,
+    // `40%-80%`: a range printed with the per cent sign on each bound names the unit a scan lost.
+    unit: draft.unit ?? (isPercentRange(draft.range) ? '%' : null),
     range: draft.range,
     labCode: draft.labCode,
     pointer: draft.pointer,
