@@ -165,4 +165,30 @@ describe('detectVendor on a scanned letterhead as OCR reads it (made-up laborato
       detectVendor(cells(['Collection Point:', 'Inside Lab'], ['ORVEL DIAGNOSTIC CENTRE'])).labName,
     ).toBe('ORVEL DIAGNOSTIC CENTRE');
   });
+
+  it("takes a scan's surest reading of the name, where the page reads it twice a letter apart", () => {
+    /** One page of OCR'd lines, each `[y, text, confidence]` one cell. */
+    const scanned = (...lines: Array<[number, string, number]>): DocumentLayout => ({
+      hasTextLayer: false,
+      pages: [
+        {
+          pageNumber: 1,
+          width: 612,
+          height: 792,
+          items: [],
+          lines: lines.map(([y, text, confidence]) => ({ y, text, cells: [{ x: 40, text, confidence }] })),
+        },
+      ],
+    });
+    // Large coloured letters above read less surely than the same name in the patient's box below.
+    const twice = scanned([50, 'ORVFL HOSPITAL', 89], [197, 'ORVEL HOSPITAL', 98]);
+    expect(detectVendor(twice).labName).toBe('ORVEL HOSPITAL');
+    // A less sure reading below, or another institution, changes nothing.
+    expect(detectVendor(scanned([50, 'ORVEL HOSPITAL', 95], [197, 'ORVFL HOSPITAL', 80])).labName).toBe(
+      'ORVEL HOSPITAL',
+    );
+    expect(detectVendor(scanned([50, 'ORVEL HOSPITAL', 89], [197, 'CEDAR HOSPITAL', 98])).labName).toBe(
+      'ORVEL HOSPITAL',
+    );
+  });
 });

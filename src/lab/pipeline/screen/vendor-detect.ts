@@ -7,8 +7,10 @@
  * name a catalogue of US laboratories knows it by (SPEC.md B5 non_supported_lab, detected_lab).
  */
 import { readFileSync } from 'node:fs';
+import { distance } from 'fastest-levenshtein';
 import { dataPath } from '../../../paths.js';
 import type { Vendor, VendorDetection } from '../../types.js';
+import type { Cell } from '../pdf/layout.js';
 import type { DocumentLayout, PageLayout } from '../pdf/pdf-text.js';
 import {
   institutionIn,
@@ -133,7 +135,7 @@ function otherLabName(layout: DocumentLayout, forCatalogue: DocumentLayout): str
   if (known && known.lines >= BRAND_LINES) return known.name;
   const first = layout.pages[0];
   const cells = first ? letterheadCells(first) : [];
-  const fromLetterhead = cells.map(labNameIn).find((name) => name !== null);
+  const fromLetterhead = first ? surestName(cells, first, labNameIn) : null;
   if (fromLetterhead) return fromLetterhead;
   for (const page of layout.pages) {
     for (const line of page.lines) {
@@ -143,7 +145,38 @@ function otherLabName(layout: DocumentLayout, forCatalogue: DocumentLayout): str
   }
   // Last, the institution a hospital's laboratory prints instead of its own name (at most with its
   // department's): after a catalogue brand, which a collection site's hospital must not outrank.
-  return known?.name ?? cells.map(institutionIn).find((name) => name !== null) ?? null;
+  return known?.name ?? (first ? surestName(cells, first, institutionIn) : null);
+}
+
+/** Two readings of one name are at most this many letters apart. */
+const SAME_NAME_EDITS = 2;
+
+/**
+ * The first letterhead cell that names a laboratory, as the page reads it most surely. A scan may read the
+ * name again elsewhere on the page (large red letters above, `SWASTIR HOSPITAL`; the patient's box below,
+ * `SWASTIK HOSPITAL`): of readings a letter or two apart, the one OCR was surest of is the name. A text
+ * layer has no confidence and keeps its first reading.
+ */
+function surestName(
+  cells: readonly Cell[],
+  page: PageLayout,
+  namer: (text: string) => string | null,
+): string | null {
+  const at = cells.findIndex((cell) => namer(cell.text) !== null);
+  const chosen = cells[at];
+  if (!chosen) return null;
+  let best = {
+    name: namer(chosen.text) as string,
+    confidence: chosen.confidence ?? Number.POSITIVE_INFINITY,
+  };
+  const key = best.name.toLowerCase();
+  for (const cell of page.lines.flatMap((line) => line.cells)) {
+    if ((cell.confidence ?? 0) <= best.confidence) continue;
+    const name = namer(cell.text);
+    if (name && distance(name.toLowerCase(), key) <= SAME_NAME_EDITS)
+      best = { name, confidence: cell.confidence as number };
+  }
+  return best.name;
 }
 
 /** Lines a catalogue brand must be printed on to outrank a performing-site line. */
@@ -163,13 +196,11 @@ function knownLabIn(layout: DocumentLayout): { name: string; lines: number } | n
   return best ? { name: best[0], lines: best[1] } : null;
 }
 
-function letterheadCells(page: PageLayout): string[] {
+function letterheadCells(page: PageLayout): Cell[] {
   const limit = page.height * LETTERHEAD_SHARE;
   return page.lines
     .filter((line) => line.y <= limit)
-    .flatMap((line) =>
-      line.cells.map((cell) => cell.text).filter((text, i, texts) => !isLabelValue(text, texts[i - 1])),
-    );
+    .flatMap((line) => line.cells.filter((cell, i, all) => !isLabelValue(cell.text, all[i - 1]?.text)));
 }
 
 /** A label's value ("Referred By: Dr. ... Hospital", "Collection Point: ... Lab"): the patient's details. */
