@@ -11,6 +11,7 @@ import { execa } from 'execa';
 import { despeckle, readPnm, resize, writePgm } from './clean.js';
 import { clearDarkFills } from './dark-fills.js';
 import type { Box } from './hocr.js';
+import { smoothStipple } from './stipple.js';
 
 export interface PageImage {
   pageNumber: number;
@@ -128,7 +129,7 @@ async function cleanImage(dir: string, file: string, dpi: number): Promise<Writt
   const grey = readPnm(await readFile(join(dir, file)));
   if (!grey) return null;
   const cleared = clearDarkFills(grey, dpi);
-  const clean = despeckle(cleared.image);
+  const clean = smoothStipple(despeckle(cleared.image));
   const factor = dpi < ENLARGE_BELOW_DPI ? RASTER_DPI / dpi : 1;
   const out = factor === 1 ? clean : resize(clean, factor);
   const cleanFile = `${file.replace(/\.\w+$/, '')}-clean.pgm`;
