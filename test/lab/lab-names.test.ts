@@ -58,6 +58,14 @@ describe('labNameIn', () => {
     ).toBeNull();
   });
 
+  it('takes a contact line whose colon a scan lost for no name, nor scraps of split words', () => {
+    expect(labNameIn('Fo r Lab Enquiry')).toBeNull();
+    expect(labNameIn('For Lab Enquiry')).toBeNull();
+    expect(labNameIn('Lab Appointments')).toBeNull();
+    expect(labNameIn('AB Lab')).toBeNull();
+    expect(labNameIn('SRL Diagnostics')).toBe('SRL Diagnostics');
+  });
+
   it('takes a heading cut short at the edge for a heading, not a name', () => {
     expect(labNameIn('LABORATORY INVESTIGATION REPOR')).toBeNull();
     expect(labNameIn('LABORATORY INVESTIGATION REPORT')).toBeNull();

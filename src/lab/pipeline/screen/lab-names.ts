@@ -44,6 +44,14 @@ const GENERIC_WORDS = new Set([
   'services',
   'investigation',
   'investigations',
+  // Contact lines: "For Lab Enquiry : 020 ...", its colon lost on a scan.
+  'enquiry',
+  'enquiries',
+  'inquiry',
+  'inquiries',
+  'appointment',
+  'appointments',
+  'contact',
   // What a letterhead says of the laboratory, not its name: "Fully Computerised Pathological Laboratory".
   'fully',
   'computerised',
@@ -226,9 +234,16 @@ function isBusinessLine(line: string): boolean {
   );
 }
 
+/**
+ * A name has a word of its own: three letters or more, not generic. Scraps of one or two letters are what
+ * OCR splits off words ("Fo r Lab Enquiry"), not names.
+ */
 export function isProperName(text: string): boolean {
   const words = text.toLowerCase().match(/[a-z][a-z'.&-]*/g) ?? [];
-  return words.some((word) => !isGeneric(word.replace(/[.]+$/, '')));
+  return words.some((word) => {
+    const bare = word.replace(/[.]+$/, '');
+    return bare.replace(/[^a-z]/g, '').length >= 3 && !isGeneric(bare);
+  });
 }
 
 /** A generic word, or one cut short at a page or picture edge ("LABORATORY INVESTIGATION REPOR"). */
