@@ -279,6 +279,27 @@ describe('OCR layout from tesseract hOCR', () => {
     expect(view?.raised).toEqual(['01']);
   });
 
+  it('takes a word of four capitals set high beside a name for print, not a mark ("Rh TYPE")', () => {
+    // Capitals 16 px tall, 14 px above the baseline: small and high, as Labcorp's "01" above.
+    const capitals = (s: string, left: number): Char[] =>
+      [...s].map((ch, i) => [ch, left + 14 * i, 600, left + 14 * i + 12, 616, 95]);
+    const page = pageFromHocr(
+      hocr([word(text('Rh', 150), 96), word(capitals('TYPE', 200), 90), word(text('POSITIVE', 1000), 96)]),
+      1,
+    );
+    expect(page.items.map((i) => [i.str, i.raised === true])).toEqual([
+      ['Rh', false],
+      ['TYPE', false],
+      ['POSITIVE', false],
+    ]);
+    // Three letters are still a mark, as a site code is.
+    const coded = pageFromHocr(hocr([word(text('Glucose', 150), 96), word(capitals('AMD', 300), 90)]), 1);
+    expect(coded.items.map((i) => [i.str, i.raised === true])).toEqual([
+      ['Glucose', false],
+      ['AMD', true],
+    ]);
+  });
+
   it('keeps a result word whole when its last letter sits high ("Ni" + a raised "l" is "Nil")', () => {
     const high: Char = ['l', 1040, 598, 1048, 614, 95];
     const page = pageFromHocr(

@@ -34,6 +34,10 @@ export function splitRaised(word: HocrWord, line: HocrLine, afterName: boolean, 
   const letters = (text.match(/\p{L}/gu) ?? []).length;
   const cellWord = (letters >= 2 && letters === word.chars.length) || CELL_NUMBER.test(text);
   if (whole && apart && cellWord) return [{ chars: word.chars, raised: false }];
+  // Footnote marks and site codes are at most three letters: a word of four is print ("Rh TYPE", set in
+  // capitals beside a name with an ascender, whose line the bracketed value beside it made tall).
+  if (whole && letters > MARK_MAX_LETTERS && letters === word.chars.length)
+    return [{ chars: word.chars, raised: false }];
   if (whole && raised.some(Boolean)) return [{ chars: word.chars, raised: true }];
   let end = word.chars.length;
   while (end > 0 && raised[end - 1]) end--;
@@ -55,6 +59,9 @@ export function splitRaised(word: HocrWord, line: HocrLine, afterName: boolean, 
   else if (tail.some(isAlnum)) parts[0] = { chars: word.chars.slice(start), raised: false };
   return parts;
 }
+
+/** Raised marks (Labcorp's `01`, Quest's `EZ`, `Z4W`) are at most this many letters. */
+const MARK_MAX_LETTERS = 3;
 
 /** A number of two digits or more, or with a decimal point: a lone digit apart may be a pen's speck. */
 const CELL_NUMBER = /^(?:\d{2,}|\d+[.,]\d+)$/;
