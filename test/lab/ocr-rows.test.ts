@@ -177,6 +177,17 @@ describe('OCR rows put right against the catalogues', () => {
     repairOcrRows(printsSmall);
     expect(printsL[0]?.rows.map((r) => r.resultUnit)).toEqual(['fL', 'mg/dL']);
     expect(printsSmall[0]?.rows.map((r) => r.resultUnit)).toEqual(['fl', 'g/dl']);
+    // Every laboratory spells mmol/L with a capital: it says nothing of how this one prints dL.
+    const mixed: ParsedPanel[] = [{ panelName: 'P', pageNumber: 1, rows: [unit('mmol/L'), unit('mg/dl')] }];
+    repairOcrRows(mixed);
+    expect(mixed[0]?.rows.map((r) => r.resultUnit)).toEqual(['mmol/L', 'mg/dl']);
+  });
+
+  it('keeps a unit capitalised as a word is ("Seconds"), where a small unit\'s case is respelt ("Pg")', () => {
+    const unit = (resultUnit: string): ParsedRow => ({ ...row('Widget Index'), resultUnit });
+    const panels: ParsedPanel[] = [{ panelName: 'P', pageNumber: 1, rows: [unit('Seconds'), unit('Pg')] }];
+    repairOcrRows(panels);
+    expect(panels[0]?.rows.map((r) => r.resultUnit)).toEqual(['Seconds', 'pg']);
   });
 
   it('reads a slash read as a letter ("jul", "ful") and "%" with a speck after it ("%o"), flagged', () => {

@@ -65,6 +65,35 @@ describe('a table with no column labels over a stamp', () => {
   });
 });
 
+describe('a dash printed where a test has no unit', () => {
+  it('is no unit, as printed or as a scan reads it', () => {
+    const header = scanned(
+      100,
+      [50, 'Investigation'],
+      [270, 'Result'],
+      [400, 'Unit'],
+      [450, 'Bio. Reference Intervals'],
+    );
+    const report = parseReport(
+      doc(
+        page(
+          1,
+          header,
+          scanned(130, [50, 'Test'], [270, '13.0'], [400, 'Seconds'], [466, '13 - 17']),
+          scanned(145, [50, 'INR'], [270, '1.00'], [400, '-'], [466, '0.64 - 1.17']),
+          scanned(160, [50, 'ISI'], [270, '1.05'], [400, '>'], [466, '0.9 - 1.2']),
+        ),
+      ),
+      'generic',
+    );
+    expect(rowsOf(report).map((r) => r.slice(0, 4))).toEqual([
+      ['Test', '13.0', 'Seconds', '13 - 17'],
+      ['INR', '1.00', null, '0.64 - 1.17'],
+      ['ISI', '1.05', null, '0.9 - 1.2'],
+    ]);
+  });
+});
+
 describe("a scanned interpretive table under a result (the text layer's borders gone)", () => {
   it('reads the result and no category of the table as a result', () => {
     const header = scanned(

@@ -226,7 +226,9 @@ const SAME_SHAPE = new Set('cosuvwxzkp');
 export function spellUnits(panels: readonly ParsedPanel[]): void {
   spellings ??= new Map(staticMapEntries().map((e) => [unitKey(e.printed), e.printed]));
   const rows = panels.flatMap((panel) => panel.rows).filter((row) => row.ocr && row.resultUnit !== null);
-  const capitalL = rows.some((row) => /[a-z/]L/.test(row.resultUnit ?? ''));
+  // "mmol/L", "U/L", "10^9/L" are spelt with a capital by every laboratory: only a small letter before
+  // the L ("mg/dL", "fL", "uL") says which way this one prints.
+  const capitalL = rows.some((row) => /[a-z]L/.test(row.resultUnit ?? ''));
   for (const row of rows) {
     const unit = row.resultUnit as string;
     const spelt = spellings.get(unitKey(unit));
@@ -234,9 +236,12 @@ export function spellUnits(panels: readonly ParsedPanel[]): void {
   }
 }
 
-/** Equal but for the case of same-shape letters: "X10E3/uL" is "x10E3/uL"; "MG/DL" stays as printed. */
+/**
+ * Equal but for the case of same-shape letters: "X10E3/uL" is "x10E3/uL"; "MG/DL" stays as printed, and so
+ * does a word capitalised as a word is ("Seconds"), which OCR reads right by its place.
+ */
 function sameShape(read: string, spelt: string, capitalL: boolean): boolean {
-  if (read.length !== spelt.length) return false;
+  if (read.length !== spelt.length || /^[A-Z][a-z]{3,}$/.test(read)) return false;
   return [...read].every(
     (ch, i) =>
       ch === spelt[i] || SAME_SHAPE.has(ch.toLowerCase()) || (capitalL && ch === 'l' && spelt[i] === 'L'),

@@ -308,6 +308,8 @@ function readValueOrRange(text: string, kind: CellKind, role: ColumnRole | null,
 
 /** A unit cell, with the range of the next column when it ran into it (`mg/dl13.5-17.5`). */
 function readUnit(text: string, draft: Draft): void {
+  // `-` where a test has no unit (INR), or what a scan makes of it (`>`): a placeholder, no unit.
+  if (UNIT_PLACEHOLDER.test(text)) return;
   const split = splitUnitAndRange(text);
   if (!split) {
     draft.unit ??= text;
@@ -316,6 +318,8 @@ function readUnit(text: string, draft: Draft): void {
   draft.unit ??= split.unit;
   addRange(split.range, draft);
 }
+
+const UNIT_PLACEHOLDER = /^[-–—>~.]$/;
 
 /** "g/dL (calc)": the mark of a calculated result, no part of its unit. */
 const withoutCalc = (unit: string): string => unit.replace(/\s+\(calc\)$/i, '');
