@@ -91,6 +91,43 @@ describe('a dash printed where a test has no unit', () => {
       ['INR', '1.00', null, '0.64 - 1.17'],
       ['ISI', '1.05', null, '0.9 - 1.2'],
     ]);
+    // "Seconds", capitalised as a word is, is a unit laboratories print: no doubt on it.
+    expect(report.validationFlags.map((f) => f.code)).not.toContain('unit_unrecognised');
+  });
+});
+
+describe('a result a scan made nothing of, beside a test laboratories name', () => {
+  const header = scanned(
+    100,
+    [50, 'Investigation'],
+    [270, 'Result'],
+    [400, 'Unit'],
+    [450, 'Bio. Reference Intervals'],
+  );
+
+  it("is counted as seen and not read, where a label's words are not", () => {
+    const report = parseReport(
+      doc(
+        page(
+          1,
+          header,
+          scanned(130, [50, 'Sodium'], [270, '145'], [400, 'mmol/L'], [466, '135 - 145']),
+          // A blood group printed in quotes ('O'), read as letters that are no result.
+          scanned(160, [50, 'BLOOD GROUP'], [272, 'QO']),
+          scanned(175, [50, 'Rh TYPE'], [268, 'POSITIVE (4+)']),
+          scanned(190, [50, 'Comment']),
+          scanned(220, [50, 'Machine Name'], [270, 'KC 4 Delta']),
+        ),
+      ),
+      'generic',
+    );
+    expect(rowsOf(report).map((r) => r.slice(0, 2))).toEqual([
+      ['Sodium', '145'],
+      // The note's label under the row is no tail of its name.
+      ['Rh TYPE', 'POSITIVE (4+)'],
+    ]);
+    expect(report.coverage).toEqual({ resultsRead: 2, resultLikeRows: 3, ratio: 0.667 });
+    expect(report.validationFlags.filter((f) => f.code === 'unread_row')).toHaveLength(1);
   });
 });
 

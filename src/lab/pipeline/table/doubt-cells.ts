@@ -42,11 +42,19 @@ export function unitUnrecognised(row: ParsedRow): boolean {
 
 let spellings: ReadonlySet<string> | undefined;
 
-/** As the unit map spells it (white space aside), or in one case throughout (`MG/DL`, `mg/dl`). */
+/**
+ * As the unit map spells it (white space aside), in one case throughout (`MG/DL`, `mg/dl`), or a word
+ * capitalised as words are (`Seconds`).
+ */
 function printedSpelling(unit: string): boolean {
   spellings ??= new Set(staticMapEntries().map((e) => e.printed.replace(/\s+/g, '')));
   const bare = unit.replace(/\s+/g, '');
-  return spellings.has(bare) || bare === bare.toUpperCase() || bare === bare.toLowerCase();
+  return (
+    spellings.has(bare) ||
+    bare === bare.toUpperCase() ||
+    bare === bare.toLowerCase() ||
+    (/^[A-Z][a-z]{3,}$/.test(bare) && spellings.has(bare.toLowerCase()))
+  );
 }
 
 /** Tests whose results have no unit: ratios (`A/G Ratio`, `CHOL/HDLC RATIO`), pH, specific gravity, scores. */

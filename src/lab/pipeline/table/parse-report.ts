@@ -5,6 +5,7 @@
  * (normalise.ts).
  */
 
+import { matchLoinc } from '../../../terminology/loinc-match.js';
 import type { Coverage, MergeAction, ParsedPanel, ParsedRow, ValidationFlag, Vendor } from '../../types.js';
 import type { DocumentLayout } from '../pdf/pdf-text.js';
 import { dropRepeatedCopies } from './copies.js';
@@ -55,7 +56,8 @@ export function parseReport(layout: DocumentLayout, vendor: Vendor | 'generic'):
   const doubts = panels.flatMap((panel) => panel.rows.flatMap((row) => doubtRow(row, style)));
   const readViews = new Set([...walked.readLines].map((line) => line.view));
   for (const view of own.read) readViews.add(view);
-  const unread = [...unreadRows(pages.flat(), readViews, panels), ...own.unread];
+  const unreadViews = unreadRows(pages.flat(), readViews, panels);
+  const unread = [...unreadViews, ...unreadTests(lines, readViews, new Set(unreadViews)), ...own.unread];
   const resultsRead = panels.reduce((n, panel) => n + panel.rows.length, 0);
   const flags = [
     ...walked.validationFlags,
@@ -135,6 +137,27 @@ function unreadRows(
     const line = readLine(view, null);
     return !(line.value !== null && readKeys.has(line.value) && nameReadAs(line.name, panels, line.value));
   });
+}
+
+/**
+ * Table lines naming a test laboratories print (a catalogue name) beside a result no reader could make
+ * sense of: `BLOOD GROUP | QO`, a scan's `'O'`. Such a line is no result, but it is one seen and not read;
+ * a label beside words (`Machine Name | KC 4 Delta`) names no test and is neither.
+ */
+function unreadTests(
+  lines: readonly TableLine[],
+  read: ReadonlySet<LineView>,
+  counted: ReadonlySet<LineView>,
+): LineView[] {
+  return lines
+    .filter((line) => line.doubtfulText && !read.has(line.view) && !counted.has(line.view))
+    .filter((line) => isCatalogueName(line.name))
+    .map((line) => line.view);
+}
+
+function isCatalogueName(name: string): boolean {
+  const type = matchLoinc(name).loincMatchType;
+  return type === 'exact' || type === 'biomarker_only';
 }
 
 function nameReadAs(name: string, panels: readonly ParsedPanel[], value: string): boolean {

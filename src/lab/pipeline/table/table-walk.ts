@@ -83,6 +83,8 @@ const PARENTHESISED = /^\([^()]*\)$/;
 const BULLET = /^[·•●▪◦‣∙]+$/u;
 /** A note of how a test was done, printed under its name ("Method Derived from RBC Histogram"). */
 const METHOD_LINE = /^method(?:ology)?\b/i;
+/** A line that opens a comment under a row ("Rh TYPE ... / Comment"): the note's label, not the name's tail. */
+const SECTION_LABEL = /^(?:comments?|notes?|remarks?|interpretation|impression)$/i;
 /**
  * Assay methods laboratories name in parentheses under a test ("(Hexokinase)", "(Real Time PCR)", "(BCG)"):
  * such a line is a method note even where the document prints too few rows to show the habit.
@@ -507,7 +509,7 @@ function isWrappedName(line: TableLine, metrics: TableMetrics, state: WalkState)
   if (CONTINUED.test(line.name) || line.pointer) return false;
   const name = line.name.trim();
   if (isMethodNoteLine(line, state)) return false;
-  if (METHOD_LINE.test(name)) return false;
+  if (METHOD_LINE.test(name) || SECTION_LABEL.test(name)) return false;
   if ((isTitlePhrase(name) || isCapitalsPhrase(name)) && /[a-z]/.test(state.lastRow.biomarker)) return false;
   return sameFont(line.view.font, metrics.rowFont);
 }
