@@ -118,3 +118,33 @@ describe('readTitreGrids on lines that are no grid', () => {
     expect(found.read.size).toBe(3);
   });
 });
+
+describe('readTitreGrids on a grid as a phone photo reads it', () => {
+  const read = (...rows: string[][]) =>
+    readTitreGrids(layoutOf(rows, { columnGap: 70 }).pages.map((page) => viewLines(page)));
+
+  it('reads a dilution whose colon was lost, brackets misread and specks before a name, and keeps the grid open past a misread mark', () => {
+    const found = read(
+      ['i', '1:20', '1:40', '1:80', '1160', '1:320'],
+      ['S.Typhi O', '(+)', '(>)', '{+)', '(+)', '(+)'],
+      ['>. S.Typhi H', '(+)', '{+)', '(+)', '(-)', '(-]'],
+      ['S.Paratyphi A', '(-)', '(-)', '(-)', '(-)', '(-)'],
+    );
+    expect(found.panels.flatMap((p) => p.rows.map((r) => [r.biomarker, r.resultValue]))).toEqual([
+      ['S.Typhi H', '1:80'],
+      ['S.Paratyphi A', '<1:20'],
+    ]);
+    // The misread mark gives no titre: seen, not read.
+    expect(found.unread).toHaveLength(1);
+    // The speck before the dilutions is no label to name the panel by.
+    expect(found.panels.map((p) => p.panelName)).toEqual(['Titre']);
+  });
+
+  it('takes a 1 before a number for a lost colon only where the number doubles the dilution before it', () => {
+    const found = read(
+      ['Antigen', '1:20', '1:40', '1:80', '1100', '1:320'],
+      ['S. Typhi O', '+', '+', '-', '-', '-'],
+    );
+    expect(found.panels).toEqual([]);
+  });
+});

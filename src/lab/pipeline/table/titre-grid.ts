@@ -29,8 +29,9 @@ export interface TitreGrids {
 const DILUTION = /^1\s*[:/]\s*(\d{2,5})$/;
 /** Fewer columns than this is a titre printed as a value, which the general reader reads. */
 const MIN_DILUTIONS = 3;
-const POSITIVE = /^(?:\(?\+{1,4}\)?|\+\s*ve|pos(?:itive)?|reactive)$/i;
-const NEGATIVE = /^(?:\(?[-–—]\)?|-\s*ve|neg(?:ative)?|nil|non[-\s]?reactive)$/i;
+/** `+`, `(+)`, and the brackets as a scan may read them (`{+)`). */
+const POSITIVE = /^(?:[({[]?\+{1,4}[)}\]]?|\+\s*ve|pos(?:itive)?|reactive)$/i;
+const NEGATIVE = /^(?:[({[]?[-–—][)}\]]?|-\s*ve|neg(?:ative)?|nil|non[-\s]?reactive)$/i;
 /** The heading word over a grid, taken as the panel's name when the line above the header says it. */
 const GRID_HEADING = /\b(?:widal|agglutination|weil[-\s]?felix|brucella|titre|titer)\b/i;
 
@@ -90,12 +91,29 @@ function headerColumns(view: LineView): { columns: Column[]; label: string | nul
   const cells = view.cells.filter((cell) => cell.text.trim() !== '');
   const first = cells.findIndex((cell) => DILUTION.test(cell.text.trim()) || splitDilutions(cell) !== null);
   if (first < 0 || first > 1) return null;
-  const columns = cells.slice(first).flatMap((cell) => splitDilutions(cell) ?? [columnOf(cell)]);
+  const columns = withColonsRead(
+    cells.slice(first).flatMap((cell) => splitDilutions(cell) ?? [columnOf(cell)]),
+  );
   if (columns.length < MIN_DILUTIONS || !columns.every((c) => DILUTION.test(c.printed))) return null;
   const folds = columns.map((c) => Number(DILUTION.exec(c.printed)?.[1]));
   if (folds.some((fold, i) => i > 0 && fold <= (folds[i - 1] as number))) return null;
-  const label = first === 1 ? (cells[0]?.text.trim() ?? null) : null;
+  // A label is a word ("Antigen"); a speck a scan read before the dilutions is none.
+  const printed = first === 1 ? (cells[0]?.text.trim() ?? '') : '';
+  const label = /\p{L}{2}/u.test(printed) ? printed : null;
   return { columns, label };
+}
+
+/**
+ * `1160` between `1:80` and `1:320`: a scan lost the colon of `1:160`. Dilutions double from column to
+ * column, so a `1` followed by twice the fold before it is that dilution.
+ */
+function withColonsRead(columns: readonly Column[]): Column[] {
+  return columns.map((column, i) => {
+    const lost = /^1(\d{2,5})$/.exec(column.printed);
+    const before = DILUTION.exec(columns[i - 1]?.printed ?? '');
+    if (!lost || !before || Number(lost[1]) !== 2 * Number(before[1])) return column;
+    return { ...column, printed: `1:${lost[1]}` };
+  });
 }
 
 function columnOf(cell: Cell): Column {
@@ -125,12 +143,16 @@ function antigenLine(
   const cells = view.cells.filter((cell) => cell.text.trim() !== '');
   const nameCells = cells.filter((cell) => cell.x < firstCentre - columnGap(columns) / 2);
   const markCells = cells.slice(nameCells.length);
+  // Specks a scan reads before a name (`>. TYPHI`) are no part of it.
   const name = nameCells
     .map((cell) => cell.text.trim())
     .join(' ')
-    .replace(/\s+/g, ' ');
+    .replace(/\s+/g, ' ')
+    .replace(/^[^A-Za-z]+(?=[A-Za-z])/, '');
   if (!/^[A-Za-z]/.test(name) || markCells.length === 0) return null;
-  if (!markCells.every((cell) => cell.text.trim().split(/\s+/).every(isMark))) return null;
+  const marked = markCells.filter((cell) => cell.text.trim().split(/\s+/).every(isMark)).length;
+  // A mark a scan misread (`(>)`) among marks: the antigen's line, seen, with no titre to state.
+  if (marked < markCells.length) return 2 * marked >= markCells.length ? { name, titre: null } : null;
   const marks = marksByColumn(markCells, columns);
   // Marks and nothing else, but not one under each dilution (a mark lost, two in a column): no titre.
   if (marks === null) return { name, titre: null };
