@@ -101,10 +101,10 @@ async function readDocument(
   hooks.onStage?.('processing_extraction');
   const validation = await withLetterhead(
     validateDocument(phi.redacted, { anyLab: request.anyLab, unredacted: layout }),
-    async () => {
+    async (share) => {
       const { readLetterhead } = await import('./ocr/letterhead.js');
       const first = layout.pages[0];
-      const letterhead = first ? await readLetterhead(pdf, first, hooks.signal) : [];
+      const letterhead = first ? await readLetterhead(pdf, first, hooks.signal, share) : [];
       return validateDocument(phi.redacted, { anyLab: request.anyLab, unredacted: layout, letterhead });
     },
   );
@@ -141,11 +141,30 @@ async function readDocument(
  * A report of another laboratory whose text names none is judged again with its letterhead read from the
  * picture, where such laboratories print their names. The name is all that can change.
  */
-async function withLetterhead(validation: Validation, again: () => Promise<Validation>): Promise<Validation> {
-  const unnamed = validation.ok
+async function withLetterhead(
+  validation: Validation,
+  again: (share: number) => Promise<Validation>,
+): Promise<Validation> {
+  let judged = validation;
+  for (const share of LETTERHEAD_SHARES) {
+    if (!unnamed(judged)) break;
+    judged = await again(share);
+  }
+  return judged;
+}
+
+/**
+ * How much of page 1's height is read for a letterhead: letterheads end above the patient block. A photo
+ * whose page does not fill the frame (a table top above it) sets its letterhead lower, so a third of the
+ * page is read when the first band names no laboratory. Only then: a deeper band also changes how tesseract
+ * segments the band, and a laboratory's name read well from the first was lost from the deeper one.
+ */
+const LETTERHEAD_SHARES = [0.22, 0.33] as const;
+
+function unnamed(validation: Validation): boolean {
+  return validation.ok
     ? validation.vendor === null && validation.labName === null
     : validation.rejection_reason === 'non_supported_lab' && !validation.detected_lab;
-  return unnamed ? again() : validation;
 }
 
 /** franc's ISO 639-3 codes of the languages lab reports come in, by name; others stay a code. */

@@ -33,13 +33,16 @@ async function bannerPng(lines: Array<[string, number]>): Promise<Buffer> {
   return readFileSync(join(dir, 'banner.png'));
 }
 
-/** A report of another laboratory with `banner` over it, or no letterhead at all. */
-function report(banner: Buffer | null): Promise<Uint8Array> {
+/**
+ * A report of another laboratory with `banner` over it, or no letterhead at all; `top` points of the page
+ * above it, as a photo whose page does not fill the frame leaves.
+ */
+function report(banner: Buffer | null, top = 0): Promise<Uint8Array> {
   return drawPdf((doc) => {
-    if (banner) doc.image(banner, 0, 0, { width: 595 });
+    if (banner) doc.image(banner, 0, top, { width: 595 });
     doc.font('Helvetica').fontSize(9);
     const row = (y: number, cells: Array<[number, string]>) => {
-      for (const [x, text] of cells) doc.text(text, x, y, { lineBreak: false });
+      for (const [x, text] of cells) doc.text(text, x, y + top, { lineBreak: false });
     };
     row(150, [
       [36, 'Name'],
@@ -100,6 +103,16 @@ describe.runIf(await ocrAvailable())('a laboratory named only in its letterhead 
     expect(outcome.status === 'completed' && outcome.result.labName).toBe(
       'Northfield Institute of Medical Sciences',
     );
+  });
+
+  it('is found lower down the page where the top fifth names no laboratory', async () => {
+    // The banner's name sits about a quarter of the way down: below the first band read, within the second.
+    const banner = await bannerPng([
+      ['KORVAN', 40],
+      ['LABS & DIAGNOSTIC CENTRES', 18],
+    ]);
+    const outcome = await runPipeline(await report(banner, 190), { anyLab: true });
+    expect(outcome.status === 'completed' && outcome.result.labName).toBe('KORVAN LABS & DIAGNOSTIC CENTRES');
   });
 
   it('says no name was found when the picture holds none', async () => {

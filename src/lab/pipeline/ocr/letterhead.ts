@@ -15,8 +15,6 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { ocrAvailable } from './ocr.js';
 
-/** How much of the page's height is read: letterheads end above the patient block. */
-const LETTERHEAD_SHARE = 0.22;
 const DPI = 300;
 /** One band of one page: far less than a page's budget (ocr/page.ts). */
 const TOOL_TIMEOUT_MS = 20_000;
@@ -27,11 +25,15 @@ export interface PageSize {
   height: number;
 }
 
-/** The lines OCR reads in the top of page 1, top down; [] when they cannot be read. */
+/**
+ * The lines OCR reads in the top `share` of page 1's height (pipeline.ts says how much), top down; [] when
+ * they cannot be read.
+ */
 export async function readLetterhead(
   pdf: Uint8Array,
   page: PageSize,
-  signal?: AbortSignal,
+  signal: AbortSignal | undefined,
+  share: number,
 ): Promise<string[]> {
   if (!(await ocrAvailable())) return [];
   const dir = await mkdtemp(join(tmpdir(), 'assay-letterhead-'));
@@ -42,7 +44,7 @@ export async function readLetterhead(
     await execa(
       'pdftoppm',
       ['-r', String(DPI), '-gray', '-f', '1', '-l', '1', '-x', '0', '-y', '0'].concat(
-        ['-W', pixels(page.width), '-H', pixels(page.height * LETTERHEAD_SHARE)],
+        ['-W', pixels(page.width), '-H', pixels(page.height * share)],
         ['-singlefile', 'input.pdf', 'band'],
       ),
       opts,
