@@ -106,7 +106,8 @@ const LABELS: Label[] = [
   label(
     'physician',
     // "Ref." alone, as Indian pathology laboratories print the referrer ("Ref. Range" names no one: NOT_NAME).
-    'ref\\.?\\s*by|ref\\.|referred\\s+by|ref\\.?\\s*doctor|referring\\s+(?:doctor|physician)|ordering\\s+physician',
+    // Longest first: "Ref." alone would take "Doctor" of "Ref. Doctor" for the referrer's name.
+    'ref\\.?\\s*doctor|ref\\.?\\s*by|referred\\s+by|referring\\s+(?:doctor|physician)|ordering\\s+physician|ref\\.',
     'signed',
   ),
   label('npi', 'npi', 'id'),
@@ -114,7 +115,7 @@ const LABELS: Label[] = [
 
 /** Words of labels and headings, which a name column or block can hold instead of a name. */
 const NOT_NAME =
-  /\b(patient|name|date|birth|dob|sex|gender|age|id|number|physician|information|details|status|specimen|account|phone|report|final|fasting|range|interval|values?|limits?)\b/i;
+  /\b(patient|name|date|birth|dob|sex|gender|age|id|number|physician|doctor|information|details|status|specimen|account|phone|report|final|fasting|range|interval|values?|limits?)\b/i;
 
 const DATE = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$/;
 

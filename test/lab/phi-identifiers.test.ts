@@ -41,6 +41,12 @@ describe('identifiers read by the real-report bench', () => {
     expect(values(text, 'physician')).toEqual(['Tamsin Arkwright Clinic']);
   });
 
+  it('reads the referrer after "Ref. Doctor", not the label\'s own word', () => {
+    const text = 'Ref. Doctor     Dr. Ottoline Vantreese           Facility      Example Campus';
+    expect(values(text, 'physician')).toContain('Ottoline Vantreese');
+    expect(values(text, 'physician')).not.toContain('Doctor');
+  });
+
   it('does not strip a title from a name that only starts like one', () => {
     expect(values('Patient Name: Mrinal Oskarsdottir', 'name')).toContain('Mrinal Oskarsdottir');
   });
