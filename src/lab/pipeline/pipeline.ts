@@ -155,7 +155,7 @@ async function withLetterhead(
 
 /**
  * How much of page 1's height is read for a letterhead: letterheads end above the patient block. A photo
- * whose page does not fill the frame (a table top above it) sets its letterhead lower, so a third of the
+ * whose page does not fill the frame (the cloth it lies on above it) sets its letterhead lower, so a third of the
  * page is read when the first band names no laboratory. Only then: a deeper band also changes how tesseract
  * segments the band, and a laboratory's name read well from the first was lost from the deeper one.
  */

@@ -7,8 +7,8 @@
  *
  * So it is used only where the page's print is broad enough to keep: where the median run of ink along
  * a row (the width of a typical stroke) is at least twice the window, so the thin parts of the same face
- * keep three pixels. On a phone photo of small print (strokes 5 px) it had cut values' strokes, and the
- * page's values read 11 of 12 right before and 4 after.
+ * keep three pixels. On a phone photo of small print (strokes 5 px) it had cut values' strokes: values
+ * read right on 11 of its 12 rows before, 4 of 10 after.
  */
 import type { GreyImage } from './clean.js';
 
