@@ -31,6 +31,8 @@ export interface ParsedRow {
   pageNumber: number;
   /** Read by OCR: whether a look-alike character was repaired, and the reader's lowest confidence. */
   ocr?: { repaired: boolean; confidence: number | null };
+  /** The laboratory prints this test's ranges as a block under it (`Reference Range:` and a line each). */
+  rangeBlockBelow?: boolean;
   /** Where the row is printed (the lines it was read from); absent when the layout gives no geometry. */
   bbox?: RowBox;
   /** Given once the rows are final (parse-report.ts): see PanelResult.id. */

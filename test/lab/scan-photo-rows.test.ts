@@ -166,3 +166,39 @@ describe("a scanned interpretive table under a result (the text layer's borders 
     ]);
   });
 });
+
+describe("a range printed as a block under its row (Quest's estradiol)", () => {
+  const header = scanned(100, [50, 'Analyte'], [250, 'Value'], [330, 'Reference Range'], [450, 'Lab']);
+  const rows = (withBlock: boolean) =>
+    parseReport(
+      doc(
+        page(
+          1,
+          header,
+          scanned(120, [50, 'SHBG'], [250, '98'], [330, '17-124 nmol/L']),
+          scanned(135, [50, 'TESTOSTERONE, TOTAL'], [250, '18'], [330, '2-45 ng/dL']),
+          scanned(150, [50, 'ESTRADIOL'], [250, '24'], [330, 'pg/mL']),
+          ...(withBlock
+            ? [
+                scanned(165, [60, 'Reference Range:']),
+                scanned(180, [60, 'Males: 11-44 pg/mL']),
+                scanned(195, [60, 'Follicular Phase: 19-144 pg/mL']),
+              ]
+            : []),
+          scanned(210, [50, 'METHYLMALONIC ACID'], [250, '367 H'], [330, '55-335 nmol/L']),
+          scanned(225, [50, 'FERRITIN'], [250, '80'], [330, '38-380 ng/mL']),
+        ),
+      ),
+      'generic',
+    );
+  const doubtsOf = (report: ReturnType<typeof parseReport>, name: string) =>
+    report.panels
+      .flatMap((p) => p.rows)
+      .find((r) => r.biomarker === name)
+      ?.doubts?.map((d) => d.code);
+
+  it('is no range lost: the row is not doubted for it, as one printed with none between ranged rows is', () => {
+    expect(doubtsOf(rows(true), 'ESTRADIOL')).toEqual([]);
+    expect(doubtsOf(rows(false), 'ESTRADIOL')).toEqual(['ocr_range_missing']);
+  });
+});

@@ -366,7 +366,7 @@ const hasRange = (row: ParsedRow): boolean => (row.referenceRangeText?.trim() ??
  * Without a unit too it is ocr_cells_missing's.
  */
 function rangeMissing(row: ParsedRow, style: DocumentStyle): boolean {
-  return style.rangeGaps.has(row) && (row.resultUnit?.trim() ?? '') !== '';
+  return style.rangeGaps.has(row) && (row.resultUnit?.trim() ?? '') !== '' && !row.rangeBlockBelow;
 }
 
 function isBetweenRanges(rows: readonly ParsedRow[], i: number): boolean {
