@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseReport } from '../../src/lab/pipeline/table/parse-report.js';
-import { type CellSpec, doc, line, page, raised, withoutItems } from './support/hand-layout.js';
+import { type CellSpec, doc, line, page, raised, scanned, withoutItems } from './support/hand-layout.js';
 
 const QUEST_HEADER = line(
   190,
@@ -458,8 +458,6 @@ describe('parseReport: doubts become validation flags', () => {
 
 describe('parseReport: read off a scan', () => {
   /** A line as OCR gives it: each word an item with a confidence, so the scan-only rules apply. */
-  const scanned = (y: number, ...cells: CellSpec[]) =>
-    line(y, ...cells).map((item) => ({ ...item, confidence: 95 }));
   const rowsOf = (layout: ReturnType<typeof doc>) =>
     parseReport(layout, 'labcorp').panels.flatMap((p) =>
       p.rows.map((r) => [r.biomarker, r.resultValue, r.resultUnit, r.referenceRangeText]),

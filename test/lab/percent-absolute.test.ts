@@ -10,10 +10,7 @@ import { cellKind } from '../../src/lab/pipeline/table/cell-kind.js';
 import { parseReport } from '../../src/lab/pipeline/table/parse-report.js';
 import { splitPercentAbsolute } from '../../src/lab/pipeline/table/percent-absolute.js';
 import { matchLoinc } from '../../src/terminology/loinc-match.js';
-import { type CellSpec, doc, line, page } from './support/hand-layout.js';
-
-const scanned = (y: number, ...cells: CellSpec[]) =>
-  line(y, ...cells).map((item) => ({ ...item, confidence: 95 }));
+import { doc, page, scanned } from './support/hand-layout.js';
 
 const rowsOf = (report: ReturnType<typeof parseReport>) =>
   report.panels.flatMap((p) =>

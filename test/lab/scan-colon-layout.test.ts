@@ -6,11 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseReport } from '../../src/lab/pipeline/table/parse-report.js';
-import { type CellSpec, doc, line, page } from './support/hand-layout.js';
-
-/** A line as OCR gives it: each word an item with a confidence, so the scan-only rules apply. */
-const scanned = (y: number, ...cells: CellSpec[]) =>
-  line(y, ...cells).map((item) => ({ ...item, confidence: 95 }));
+import { doc, page, scanned } from './support/hand-layout.js';
 
 const HEADER = scanned(
   100,

@@ -16,6 +16,11 @@ export function line(y: number, ...cells: CellSpec[]): TextItem[] {
   }));
 }
 
+/** A line as OCR gives it: each word an item with a confidence, so the scan-only rules apply. */
+export function scanned(y: number, ...cells: CellSpec[]): TextItem[] {
+  return line(y, ...cells).map((item) => ({ ...item, confidence: 95 }));
+}
+
 /** A small mark printed above the baseline of the line at y (Labcorp's performing-lab code). */
 export function raised(x: number, y: number, str: string): TextItem {
   return { str, x, y: y - 2, width: str.length * 3, height: 5.5, fontSize: 5.5 };
