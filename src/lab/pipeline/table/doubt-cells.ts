@@ -9,6 +9,7 @@ import { staticMapEntries } from '../../../terminology/ucum-static-map.js';
 import type { ParsedRow } from '../../types.js';
 import { isUnreadableRange, parseReferenceRange, resultTypeOf } from '../results/ranges.js';
 import { isQualitativeRange, isResultWord } from './doubt-words.js';
+import { CAPITALISED_WORD } from './ocr-units.js';
 import { ofAnotherKind } from './unit-kind.js';
 
 /**
@@ -53,7 +54,7 @@ function printedSpelling(unit: string): boolean {
     spellings.has(bare) ||
     bare === bare.toUpperCase() ||
     bare === bare.toLowerCase() ||
-    (/^[A-Z][a-z]{3,}$/.test(bare) && spellings.has(bare.toLowerCase()))
+    (CAPITALISED_WORD.test(bare) && spellings.has(bare.toLowerCase()))
   );
 }
 

@@ -214,6 +214,9 @@ export function joinsUnit(unit: string, fragment: string): boolean {
 
 let spellings: Map<string, string> | undefined;
 
+/** A unit written as a word is, its capital where words have one (`Seconds`): OCR reads that case right. */
+export const CAPITALISED_WORD = /^[A-Z][a-z]{3,}$/;
+
 /** Letters whose capital is their small letter enlarged, which OCR tells apart by size alone. */
 const SAME_SHAPE = new Set('cosuvwxzkp');
 
@@ -241,7 +244,7 @@ export function spellUnits(panels: readonly ParsedPanel[]): void {
  * does a word capitalised as a word is ("Seconds"), which OCR reads right by its place.
  */
 function sameShape(read: string, spelt: string, capitalL: boolean): boolean {
-  if (read.length !== spelt.length || /^[A-Z][a-z]{3,}$/.test(read)) return false;
+  if (read.length !== spelt.length || CAPITALISED_WORD.test(read)) return false;
   return [...read].every(
     (ch, i) =>
       ch === spelt[i] || SAME_SHAPE.has(ch.toLowerCase()) || (capitalL && ch === 'l' && spelt[i] === 'L'),

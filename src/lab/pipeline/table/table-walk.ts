@@ -195,7 +195,8 @@ function readAt(lines: readonly TableLine[], i: number, metrics: TableMetrics, s
       startPanel(loneLabel.name, loneLabel.view.pageNumber, state);
     const fragment = unitFragmentBelow(line, lines[i + 1], metrics);
     addRow(fragment ? { ...line, unit: `${line.unit}${fragment}` } : line, line.name, metrics, state);
-    if (line.range === null && opensRangeBlock(lines[i + 1])) markRangeBlock(state);
+    if (line.range === null && state.lastRow && opensRangeBlock(lines[i + 1]))
+      state.lastRow.rangeBlockBelow = true;
     return 0;
   }
   if (line.strict) {
@@ -233,11 +234,6 @@ const RANGE_BLOCK_LABEL = /^reference\s+(?:range|interval)s?\s*:?$/i;
 function opensRangeBlock(next: TableLine | undefined): boolean {
   const text = next?.view.cells.map((cell) => cell.text.trim()).join(' ') ?? '';
   return RANGE_BLOCK_LABEL.test(text);
-}
-
-function markRangeBlock(state: WalkState): void {
-  const row = state.current?.rows.at(-1);
-  if (row) row.rangeBlockBelow = true;
 }
 
 /** A unit's wrapped tail is a letter or two, or a power's digit ("m" of "cells/cumm", "^3"). */
