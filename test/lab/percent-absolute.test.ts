@@ -88,6 +88,97 @@ describe('a differential printed as per cent and absolute count on one line', ()
   });
 });
 
+describe('a differential with the absolute count in a second set of columns', () => {
+  it('reads the per cent and the count as two results, each with its unit and range', () => {
+    const report = parseReport(
+      doc(
+        page(
+          1,
+          scanned(100, [30, 'Test'], [150, 'Result'], [200, 'Unit'], [250, 'Ref. Range'], [340, 'Absolute']),
+          scanned(115, [30, 'Haemoglobin'], [150, '13.2'], [200, 'g/dL'], [250, '13.0 - 17.0']),
+          scanned(
+            130,
+            [30, 'Neutrophils'],
+            [150, '62'],
+            [200, '%'],
+            [250, '40 - 80'],
+            [340, '4464'],
+            [400, '/cumm'],
+            [460, '2000 - 7000'],
+          ),
+          // The sign as tesseract reads a small bold one.
+          scanned(
+            145,
+            [30, 'Lymphocytes'],
+            [150, '30'],
+            [200, 'Yo'],
+            [250, '20 - 40'],
+            [340, '2.16'],
+            [400, '10^3/uL'],
+            [460, '1.0 - 3.0'],
+          ),
+          scanned(160, [30, 'Platelet Count'], [150, '2.5'], [200, 'lakh/cumm'], [250, '1.5 - 4.5']),
+        ),
+      ),
+      'generic',
+    );
+    expect(rowsOf(report)).toEqual([
+      ['Haemoglobin', '13.2', 'g/dL', '13.0 - 17.0'],
+      ['Neutrophils', '62', '%', '40 - 80'],
+      ['Neutrophils (abs)', '4464', '/cumm', '2000 - 7000'],
+      ['Lymphocytes', '30', '%', '20 - 40'],
+      ['Lymphocytes (abs)', '2.16', '10^3/uL', '1.0 - 3.0'],
+      ['Platelet Count', '2.5', 'lakh/cumm', '1.5 - 4.5'],
+    ]);
+    expect(report.coverage).toEqual({ resultsRead: 6, resultLikeRows: 6, ratio: 1 });
+  });
+
+  it('leaves alone a result beside a previous one, and a range with no value before it', () => {
+    const view = (...cells: Array<[number, string]>) => ({
+      pageNumber: 1,
+      y: 100,
+      font: 9,
+      raised: [],
+      cells: cells.map(([x, text]) => ({ x, text })),
+    });
+    const lines = [
+      // Both sets in per cent: this visit and the last.
+      view(
+        [30, 'Neutrophils'],
+        [150, '62'],
+        [200, '%'],
+        [250, '40 - 80'],
+        [340, '58'],
+        [400, '%'],
+        [460, '40 - 80'],
+      ),
+      // Neither set in per cent.
+      view(
+        [30, 'Glucose'],
+        [150, '92'],
+        [200, 'mg/dL'],
+        [250, '70 - 99'],
+        [340, '5.1'],
+        [400, 'mmol/L'],
+        [460, '3.9 - 5.5'],
+      ),
+      // Two ranges and one value: an interpretive table.
+      view([30, 'HbA1c'], [150, '5.6'], [200, '%'], [250, '4.0 - 5.6'], [340, '5.7 - 6.4']),
+      // A per cent over 100 is no per cent.
+      view(
+        [30, 'Platelets'],
+        [150, '268'],
+        [200, '%'],
+        [250, '150 - 400'],
+        [340, '4464'],
+        [400, '/cumm'],
+        [460, '2000 - 7000'],
+      ),
+    ];
+    for (const line of lines) expect(splitPercentAbsolute(line)).toEqual([line]);
+  });
+});
+
 describe('per-cent ranges with the sign on each bound', () => {
   it.each(['40%-80%', '02%-10%', '<0.1%-02%'])('%s is an interval', (text) => {
     expect(cellKind(text)).toBe('interval');

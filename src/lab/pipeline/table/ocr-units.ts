@@ -41,6 +41,12 @@ const PERCENT_SPECK = /^%[o0°.,'`’]$/;
 /** What tesseract makes of a per cent sign set in a bold or small face: "Yo", "Jo", "*o", "°o", "9%". */
 const PERCENT_LOOKALIKE = /^(?:[YyJj*°]o|9%|%%)$/;
 
+/** A per cent sign as printed or as tesseract may read it. */
+export function looksLikePercentSign(text: string): boolean {
+  const read = text.replace(/\s+/g, '').replace(TRAILING_MARK, '');
+  return read === '%' || PERCENT_SPECK.test(read) || PERCENT_LOOKALIKE.test(read);
+}
+
 /** A mark after the unit: the cell's rule or a speck ("9%,", "of,"). */
 const TRAILING_MARK = /[,.'`’]+$/;
 
