@@ -55,6 +55,40 @@ describe('withSplitRangesJoined', () => {
     expect(withSplitRangesJoined(read)).toBe(read);
   });
 
+  it('puts back a dash lost altogether between two bounds ending a line that has its value, marked repaired', () => {
+    const joined = withSplitRangesJoined(
+      line(['Neutrophils', 45, 57], ['67 %', 273, 24], ['40', 387, 11], ['75%', 410, 24]),
+    );
+    expect(texts(joined)).toEqual(['Neutrophils', '67 %', '40 - 75 %']);
+    expect(joined.cells.at(-1)).toMatchObject({ repaired: true, right: 434 });
+  });
+
+  it.each([
+    ['no value before the two', line(['MCV', 65, 35], ['4.5', 764, 27], ['5.6', 800, 27])],
+    [
+      'the high bound below the low one',
+      line(['MCV', 65, 35], ['89.2', 467, 36], ['96', 763, 18], ['76', 790, 18]),
+    ],
+    ['bounds a column apart', line(['MCV', 65, 35], ['89.2', 467, 36], ['76', 600, 18], ['96', 763, 18])],
+  ])('puts no dash between %s', (_, read) => {
+    expect(withSplitRangesJoined(read)).toBe(read);
+  });
+
+  it("joins a sex's label to its range a gutter away", () => {
+    const joined = withSplitRangesJoined(
+      line(
+        ['Haemoglobin (Hb)', 44, 92],
+        ['12.3 Gms %', 272, 60],
+        ['Male', 386, 24],
+        ['13.0 - 17.0', 421, 52],
+      ),
+    );
+    expect(texts(joined)).toEqual(['Haemoglobin (Hb)', '12.3 Gms %', 'Male 13.0 - 17.0']);
+    expect(texts(withSplitRangesJoined(line(['Female :', 387, 36], ['12.0 - 15.0', 434, 52])))).toEqual([
+      'Female : 12.0 - 15.0',
+    ]);
+  });
+
   it('joins nothing without widths to measure the gaps by', () => {
     const read: Line = {
       y: 1,

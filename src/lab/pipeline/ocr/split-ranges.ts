@@ -3,6 +3,10 @@
  * "47.0"): a typewriter or a wide face prints the spaces round the dash wider than the gap that starts a
  * new cell. Read apart, the row looks like two ranges side by side (a table of bands) and is lost; the parts
  * are one cell again when together they make one range.
+ *
+ * A thin dash can also be lost altogether (`67 %` | `40` | `75%`): two bounds at the end of a line that
+ * already has its value, close together, the low one first, are that range; the dash is a guess, so the
+ * cell is marked repaired and the row carries the doubt.
  */
 import type { Cell, Line } from '../pdf/layout.js';
 
@@ -15,7 +19,7 @@ const BOUND_THEN_DASH = /^[<>]?\d[\d.,]*\s*[-\u2010-\u2015~]$/u;
 export function withSplitRangesJoined(line: Line): Line {
   const cells: Cell[] = [];
   for (let i = 0; i < line.cells.length; i++) {
-    const span = rangeSpan(line.cells, i);
+    const span = sexSpan(line.cells, i) ?? rangeSpan(line.cells, i);
     if (span === 1) {
       cells.push(line.cells[i] as Cell);
       continue;
@@ -23,8 +27,40 @@ export function withSplitRangesJoined(line: Line): Line {
     cells.push(joined(line.cells.slice(i, i + span)));
     i += span - 1;
   }
-  if (cells.length === line.cells.length) return line;
-  return { ...line, cells, text: cells.map((cell) => cell.text).join(' ') };
+  const ended = withLostDash(cells);
+  if (ended.length === line.cells.length) return line;
+  return { ...line, cells: ended, text: ended.map((cell) => cell.text).join(' ') };
+}
+
+/** A high bound with the per cent sign printed after it (`75%`). */
+const HIGH_BOUND = /^(\d[\d.,]*)\s*(%?)$/;
+
+/** The line's last two cells as one range when they are a range whose dash was lost. */
+function withLostDash(cells: Cell[]): Cell[] {
+  const [low, high] = cells.slice(-2);
+  const before = cells.slice(1, -2);
+  const bounds = HIGH_BOUND.exec(high?.text.trim() ?? '');
+  if (!low || !high || !bounds || !BOUND.test(low.text.trim()) || !close([low, high])) return cells;
+  if (!before.some((cell) => /\d/.test(cell.text))) return cells;
+  if (!(numberOf(low.text) < numberOf(bounds[1] as string))) return cells;
+  const range = joined([low, high]);
+  const text = `${low.text.trim()} - ${bounds[1]}${bounds[2] ? ` ${bounds[2]}` : ''}`;
+  return [...cells.slice(0, -2), { ...range, text, repaired: true }];
+}
+
+function numberOf(text: string): number {
+  return Number(text.trim().replace(/^[<>]/, '').replace(/,/g, ''));
+}
+
+/** `Male :` or `Female`, set a column's gutter before the sex's range. */
+const SEX_LABEL = /^(?:male|female|men|women)\s*:?$/i;
+const RANGE = /^[<>]?\d[\d.,]*\s*[-\u2010-\u2015~]\s*\d[\d.,]*(?:\s*\(?%\)?)?$/u;
+
+/** `Male` | `13.0 - 17.0`: a sex's label and its range, 2 cells; null when the cell is no such label. */
+function sexSpan(cells: readonly Cell[], i: number): number | null {
+  const [label, range] = [cells[i], cells[i + 1]];
+  if (!label || !range || !SEX_LABEL.test(label.text.trim()) || !RANGE.test(range.text.trim())) return null;
+  return close([label, range]) ? 2 : null;
 }
 
 /** How many cells from `i` make one range: 3, 2, or 1 when the cell stands alone. */

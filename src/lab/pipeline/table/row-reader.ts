@@ -197,8 +197,11 @@ function readCell(cell: Cell, column: ColumnRole | null, draft: Draft): void {
   const before = `${draft.value}|${draft.flag}|${draft.unit}|${draft.range}|${draft.ranges}`;
   const value = draft.value;
   const unit = draft.unit;
+  const range = draft.range;
   readByKind(text, kind, role, draft);
   if (draft.value !== value || draft.unit !== unit) noteOcr(cell, draft);
+  // A range whose dash was put back (split-ranges.ts) is a guess the row must own.
+  else if (draft.range !== range && cell.repaired) draft.repaired = true;
   // A cell nothing took: a row with several is a table of categories ("Optimal | Borderline | High").
   if (
     role !== 'ignore' &&
