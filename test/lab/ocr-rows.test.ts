@@ -329,13 +329,14 @@ describe('OCR rows put right against the catalogues', () => {
       ['U/L', true],
       // The document's spelling, not the test's usual unit (U/L): flagged.
       ['IU/L', true],
-      ['µg/dL', false],
+      // Read by the micro sign's look-alike (y), a swap: flagged as every swap is.
+      ['µg/dL', true],
       ['pg', false],
       ['qq/zzz', false],
       ['xg/dL', false],
       ['g/d', false],
     ]);
-    expect(flags.filter((f) => f.code === 'ocr_repaired')).toHaveLength(3);
+    expect(flags.filter((f) => f.code === 'ocr_repaired')).toHaveLength(4);
   });
 
   it('reads a unit the catalogue lacks but the normaliser knows only when the catalogue gives no reading', () => {
@@ -350,6 +351,9 @@ describe('OCR rows put right against the catalogues', () => {
     expect(unitReading('milcumm')).toBe('mil/cumm');
     expect(unitReading('Lakhs /omm')).toBe('Lakhs /cmm');
     expect(unitReading('Lakhs /emm')).toBe('Lakhs /cmm');
+    // A micro sign read as a y (a real Indian clinic's scan: thyroid and iron units).
+    expect(unitReading('yIU/mL')).toBe('µIU/mL');
+    expect(unitReading('yg/dL')).toBe('µg/dL');
     // A caret read as a degree sign, alone or with a look-alike beside it.
     expect(unitReading('*10°9/l')).toBe('*10^9/l');
     expect(unitReading('10°9/1')).toBe('10^9/l');

@@ -44,6 +44,23 @@ export function parseReferenceRange(text: string | null | undefined): RangeBound
   return { ...NO_BOUNDS };
 }
 
+/**
+ * `Male : 13.0 - 17.0`, `Women: 36 - 47 (%)`: one sex's range, printed a line each under the result. Its
+ * bounds hold for one sex only, so none are read from it: no flag is worked out from the wrong sex's range.
+ */
+const SEX_RANGE =
+  /^(?:male|female|men|women)\s*:?\s*[<>]?\d[\d.,]*\s*(?:-|–|to)\s*\d[\d.,]*(?:\s*\(?%\)?)?$/i;
+
+export function isSexRange(text: string | null | undefined): boolean {
+  return SEX_RANGE.test((text ?? '').trim().replace(/\s+/g, ' '));
+}
+
+/** `Male : 13.0 - 17.0 Female : 12.0 - 15.0`: ranges of one sex or of each, one after the other. */
+export function isSexRanges(text: string | null | undefined): boolean {
+  const parts = (text ?? '').trim().split(/\s+(?=(?:fe)?male\b|(?:wo)?men\b)/i);
+  return parts.every(isSexRange);
+}
+
 /** A per-cent range with the sign on each bound (`40%-80%`): its unit is per cent. */
 export function isPercentRange(text: string | null | undefined): boolean {
   return PERCENT_INTERVAL.test((text ?? '').trim().replace(/\s+/g, ' '));
@@ -51,7 +68,7 @@ export function isPercentRange(text: string | null | undefined): boolean {
 
 /** True when a range mentions numbers but states no bounds this parser can read: worth a flag. */
 export function isUnreadableRange(text: string | null | undefined): boolean {
-  if (text == null || !/\d/.test(text)) return false;
+  if (text == null || !/\d/.test(text) || isSexRanges(text)) return false;
   const bounds = parseReferenceRange(text);
   return bounds.min === null && bounds.max === null;
 }

@@ -5,7 +5,7 @@
  * and a unit printed under "Reference Interval" is still a unit.
  */
 import { normaliseUnit } from '../../../terminology/ucum.js';
-import { isPercentRange } from '../results/ranges.js';
+import { isPercentRange, isSexRange } from '../results/ranges.js';
 import { flagText, isFlag } from './flags.js';
 import { isRedaction, splitRangeAndUnit } from './range-unit.js';
 import { memoByText } from './text-memo.js';
@@ -55,7 +55,7 @@ function kindOf(text: string): CellKind {
   if (isFlag(t)) return 'flag';
   if (PLAIN.test(t) || SEMI_QUANT.test(t)) return 'number';
   if (BOUNDED.test(t)) return 'bounded';
-  if (INTERVAL.test(t) || isPercentRange(t)) return 'interval';
+  if (INTERVAL.test(t) || isPercentRange(t) || isSexRange(t)) return 'interval';
   if (LABEL.test(t) && !LETTER_RATIO.test(t)) return 'label';
   if (isValueWithFlag(t)) return 'valueFlag';
   if (splitValueUnit(t)) return 'valueUnit';

@@ -9,7 +9,7 @@ import { staticMapEntries } from '../../../terminology/ucum-static-map.js';
 import type { ParsedRow } from '../../types.js';
 import { isUnreadableRange, parseReferenceRange, resultTypeOf } from '../results/ranges.js';
 import { isQualitativeRange, isResultWord } from './doubt-words.js';
-import { CAPITALISED_WORD } from './ocr-units.js';
+import { isWordCased } from './ocr-units.js';
 import { ofAnotherKind } from './unit-kind.js';
 
 /**
@@ -44,8 +44,8 @@ export function unitUnrecognised(row: ParsedRow): boolean {
 let spellings: ReadonlySet<string> | undefined;
 
 /**
- * As the unit map spells it (white space aside), in one case throughout (`MG/DL`, `mg/dl`), or a word
- * capitalised as words are (`Seconds`).
+ * As the unit map spells it (white space aside), in one case throughout (`MG/DL`, `mg/dl`), or in words
+ * cased as words are (`Seconds`, `Gms %`).
  */
 function printedSpelling(unit: string): boolean {
   spellings ??= new Set(staticMapEntries().map((e) => e.printed.replace(/\s+/g, '')));
@@ -54,7 +54,7 @@ function printedSpelling(unit: string): boolean {
     spellings.has(bare) ||
     bare === bare.toUpperCase() ||
     bare === bare.toLowerCase() ||
-    (CAPITALISED_WORD.test(bare) && spellings.has(bare.toLowerCase()))
+    (isWordCased(unit) && spellings.has(bare.toLowerCase()))
   );
 }
 

@@ -31,6 +31,8 @@ const UNIT_LOOKALIKES: ReadonlyArray<readonly [string, string]> = [
   ['i', '/'],
   ['o', 'c'],
   ['e', 'c'],
+  // A micro sign read as the y its tail looks like ("yIU/mL", "yg/dL").
+  ['y', 'µ'],
 ];
 
 const DEGREE_POWER = /°(?=\d)/g;
@@ -220,8 +222,18 @@ export function joinsUnit(unit: string, fragment: string): boolean {
 
 let spellings: Map<string, string> | undefined;
 
-/** A unit written as a word is, its capital where words have one (`Seconds`): OCR reads that case right. */
-export const CAPITALISED_WORD = /^[A-Z][a-z]{3,}$/;
+/**
+ * A unit written in words cased as words are (`Seconds`, `Gms %`, `Million Cells/cumm`): each run of
+ * letters small, or a capital and two or more small ones, at least one capitalised. OCR reads that case
+ * right by its place; a capital it misread stands alone or before one letter (`Pg`, `X10E3/uL`).
+ */
+export function isWordCased(unit: string): boolean {
+  const words = unit.match(/\p{L}+/gu) ?? [];
+  return (
+    words.some((word) => /^\p{Lu}\p{Ll}{2,}$/u.test(word)) &&
+    words.every((word) => /^\p{Lu}?\p{Ll}+$/u.test(word) && (word.length >= 3 || word === word.toLowerCase()))
+  );
+}
 
 /** Letters whose capital is their small letter enlarged, which OCR tells apart by size alone. */
 const SAME_SHAPE = new Set('cosuvwxzkp');
@@ -241,7 +253,9 @@ export function spellUnits(panels: readonly ParsedPanel[]): void {
   for (const row of rows) {
     const unit = row.resultUnit as string;
     const spelt = spellings.get(unitKey(unit));
-    if (spelt && sameShape(unit.replace(/\s+/g, ''), spelt, capitalL)) row.resultUnit = spelt;
+    if (spelt && !isWordCased(unit) && sameShape(unit.replace(/\s+/g, ''), spelt, capitalL)) {
+      row.resultUnit = spelt;
+    }
   }
 }
 
@@ -250,7 +264,7 @@ export function spellUnits(panels: readonly ParsedPanel[]): void {
  * does a word capitalised as a word is ("Seconds"), which OCR reads right by its place.
  */
 function sameShape(read: string, spelt: string, capitalL: boolean): boolean {
-  if (read.length !== spelt.length || CAPITALISED_WORD.test(read)) return false;
+  if (read.length !== spelt.length) return false;
   return [...read].every(
     (ch, i) =>
       ch === spelt[i] || SAME_SHAPE.has(ch.toLowerCase()) || (capitalL && ch === 'l' && spelt[i] === 'L'),

@@ -8,7 +8,9 @@
  * interpretive tables) is read past.
  */
 
+import { matchLoinc } from '../../../terminology/loinc-match.js';
 import type { ParsedPanel, ParsedRow, ValidationFlag } from '../../types.js';
+import { isSexRange, isSexRanges } from '../results/ranges.js';
 import { cellKind } from './cell-kind.js';
 import { withoutNameFlag } from './doubts.js';
 import { COLUMN_SLACK, isColumnLabel } from './header.js';
@@ -220,12 +222,39 @@ function readAt(lines: readonly TableLine[], i: number, metrics: TableMetrics, s
     continueValue(line, state);
     return 0;
   }
+  if (isNextSexRange(line, metrics, state)) {
+    continueRange(line, state);
+    return 0;
+  }
   state.lastHeading = null;
   if (line.name === '' && line.value !== null && !line.bands && isUnnamedRow(line, metrics)) {
     state.flags.push(withoutNameFlag(line.view.pageNumber));
   }
   if (isMissingValueRow(line, metrics)) addRow(line, line.name, metrics, state);
   return 0;
+}
+
+/**
+ * `Female : 12.0 - 15.0` alone on the line under `Haemoglobin ... Male : 13.0 - 17.0`: the next sex's range
+ * of the row above, part of its range text.
+ */
+function isNextSexRange(line: TableLine, metrics: TableMetrics, state: WalkState): boolean {
+  const above = state.lastRowLine;
+  const row = state.lastRow;
+  if (!above || !row || line.name !== '' || line.value !== null || !isSexRange(line.range)) return false;
+  if (!isSexRanges(row.referenceRangeText)) return false;
+  return (
+    above.view.pageNumber === line.view.pageNumber &&
+    line.view.y - above.view.y <= metrics.rowPitch * NEAR_PITCHES
+  );
+}
+
+function continueRange(line: TableLine, state: WalkState): void {
+  const row = state.lastRow as ParsedRow;
+  row.referenceRangeText = `${row.referenceRangeText} ${line.range}`;
+  if (row.bbox && line.view.cells.length > 0) row.bbox = unionBox(row.bbox, lineBox(line.view));
+  state.lastRowLine = line;
+  state.read.add(line);
 }
 
 /** `Reference Range:` alone on its line: the ranges of the row above follow, one per line (Quest's estradiol). */
@@ -520,8 +549,21 @@ function isWrappedName(line: TableLine, metrics: TableMetrics, state: WalkState)
   const name = line.name.trim();
   if (isMethodNoteLine(line, state)) return false;
   if (METHOD_LINE.test(name) || SECTION_LABEL.test(name)) return false;
-  if ((isTitlePhrase(name) || isCapitalsPhrase(name)) && /[a-z]/.test(state.lastRow.biomarker)) return false;
+  const phrase = isTitlePhrase(name) || isCapitalsPhrase(name);
+  if (phrase && /[a-z]/.test(state.lastRow.biomarker) && !completesName(state.lastRow.biomarker, name)) {
+    return false;
+  }
   return sameFont(line.view.font, metrics.rowFont);
+}
+
+/**
+ * "Mean Corpuscular Haemoglobin" / "Concentration (MCHC)": a tail that looks like a heading but, joined to
+ * the name above, names another test the catalogue knows, and nothing alone. Cut there, the row was filed
+ * under the shorter name's test (MCH for MCHC).
+ */
+function completesName(name: string, tail: string): boolean {
+  const whole = matchLoinc(`${name} ${tail}`).loincCode;
+  return whole !== null && matchLoinc(tail).loincCode === null && matchLoinc(name).loincCode !== whole;
 }
 
 /**
