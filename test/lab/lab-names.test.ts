@@ -80,6 +80,13 @@ describe('institutionIn', () => {
     expect(institutionIn('Plot No 7, opp. City Hospital')).toBeNull();
     expect(institutionIn('Suite 200, Mercy Hospital Plaza')).toBeNull();
   });
+
+  it("takes no doctor's post under a clinic's letterhead for the laboratory", () => {
+    expect(institutionIn('Sr. Orthopaedic Surgeon in Riverbend Hospitals')).toBeNull();
+    expect(institutionIn('Consultant Physician at Mercy General Hospital')).toBeNull();
+    expect(labNameIn('Consultant Pathologist at Harbor Point Laboratory')).toBeNull();
+    expect(labNameIn('Harbor Point Laboratory')).toBe('Harbor Point Laboratory');
+  });
 });
 
 describe('performingLabInCells', () => {

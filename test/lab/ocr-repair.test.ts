@@ -21,6 +21,9 @@ describe('repairOcrWord', () => {
     // "Nil" with its thin last letter lost.
     ['Ni', 'Nil'],
     ['ug/db', 'ug/dL'],
+    // A value and its flag, the space between them read as a point.
+    ['20.3.L', '20.3 L'],
+    ['4.44,H', '4.44 H'],
     ['£L', 'fL'],
     ['x1l0E6/uL', 'x10E6/uL'],
     // A section sign is a 5 whose tail OCR read: only inside a number.

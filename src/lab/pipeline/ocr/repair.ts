@@ -36,6 +36,8 @@ const DIGIT_LOOKALIKES: Record<string, string> = {
   '§': '5',
 };
 const NUMBER = /^[<>]?\d+(?:\.\d+)?$/;
+/** `20.3.L`: a decimal value and its flag, the space between them read as a point or comma. */
+const GLUED_FLAG = /^(\d+\.\d+)[.,]([HL])$/;
 
 export interface Repair {
   text: string;
@@ -47,6 +49,8 @@ export function repairOcrWord(word: string): Repair {
   // "x10²²/I": the exponent, and then the unit after it.
   if (power) return { text: repairUnit(power.text)?.text ?? power.text, repaired: true };
   if (word === 'Ni') return { text: 'Nil', repaired: true };
+  const glued = GLUED_FLAG.exec(word);
+  if (glued) return { text: `${glued[1]} ${glued[2]}`, repaired: true };
   return repairNumber(word) ?? repairUnit(word) ?? { text: word, repaired: false };
 }
 

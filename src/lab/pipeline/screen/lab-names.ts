@@ -79,6 +79,12 @@ const ADDRESS = /\b(?:shop|plot|flat|house|door|suite|floor|block)\s*(?:no\.?\s*
 /** A department names a part of an institution, not the laboratory: "Department of Pathology". */
 const DEPARTMENT = /^(the\s+)?(dept\.?|department|division|section)\s+of\b/i;
 
+/**
+ * A doctor's post at an institution under the doctor's name on a clinic's letterhead ("Sr. Orthopaedic
+ * Surgeon in Srikara Hospitals"): where the doctor works, not the laboratory that printed the report.
+ */
+const POST_AT = /\b(?:surgeon|consultant|physician|professor|specialist|pathologist|director)\s+(?:in|at)\b/i;
+
 /** More words than this are a sentence or two lines of a letterhead run together, not a name. */
 const MAX_NAME_WORDS = 6;
 
@@ -93,7 +99,7 @@ export function labNameIn(text: string): string | null {
   const trimmed = address.some((part) => /\d/.test(part)) && LAB_WORD.test(head) ? head.trim() : whole;
   if (/\d/.test(trimmed) || trimmed.split(/\s+/).length > MAX_NAME_WORDS) return null;
   if (trimmed.includes(':') || /\b(no|#)\.?$/i.test(trimmed) || !LAB_WORD.test(trimmed)) return null;
-  if (DEPARTMENT.test(trimmed)) return null;
+  if (DEPARTMENT.test(trimmed) || POST_AT.test(trimmed)) return null;
   return isProperName(trimmed) ? tidyName(trimmed) : null;
 }
 
@@ -101,7 +107,7 @@ export function labNameIn(text: string): string | null {
 export function institutionIn(text: string): string | null {
   const trimmed = text.trim();
   if (trimmed.includes(':') || DEPARTMENT.test(trimmed) || !INSTITUTION_WORD.test(trimmed)) return null;
-  if (ADDRESS.test(trimmed)) return null;
+  if (ADDRESS.test(trimmed) || POST_AT.test(trimmed)) return null;
   return isProperName(trimmed.replace(INSTITUTION_WORD, '')) ? tidyName(trimmed) : null;
 }
 
