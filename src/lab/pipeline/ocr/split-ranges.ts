@@ -32,20 +32,24 @@ export function withSplitRangesJoined(line: Line): Line {
   return { ...line, cells: ended, text: ended.map((cell) => cell.text).join(' ') };
 }
 
-/** A high bound with the per cent sign printed after it (`75%`). */
-const HIGH_BOUND = /^(\d[\d.,]*)\s*(%?)$/;
+/** A low bound, maybe after the bracket a range printed in brackets opens with (`(26`). */
+const LOW_BOUND = /^(\(?)([<>]?\d[\d.,]*)$/;
+/** A high bound with the per cent sign printed after it (`75%`), or the closing bracket (`36)`). */
+const HIGH_BOUND = /^(\d[\d.,]*)\s*(%?)(\)?)$/;
 
 /** The line's last two cells as one range when they are a range whose dash was lost. */
 function withLostDash(cells: Cell[]): Cell[] {
   const [low, high] = cells.slice(-2);
   const before = cells.slice(1, -2);
-  const bounds = HIGH_BOUND.exec(high?.text.trim() ?? '');
-  if (!low || !high || !bounds || !BOUND.test(low.text.trim()) || !close([low, high])) return cells;
-  if (!before.some((cell) => /\d/.test(cell.text))) return cells;
-  if (!(numberOf(low.text) < numberOf(bounds[1] as string))) return cells;
-  const range = joined([low, high]);
-  const text = `${low.text.trim()} - ${bounds[1]}${bounds[2] ? ` ${bounds[2]}` : ''}`;
-  return [...cells.slice(0, -2), { ...range, text, repaired: true }];
+  const from = LOW_BOUND.exec(low?.text.trim() ?? '');
+  const to = HIGH_BOUND.exec(high?.text.trim() ?? '');
+  if (!low || !high || !from || !to || !close([low, high])) return cells;
+  // Brackets open and close together, or not at all.
+  if ((from[1] === '(') !== (to[3] === ')') || !before.some((cell) => /\d/.test(cell.text))) return cells;
+  if (!(numberOf(from[2] as string) < numberOf(to[1] as string))) return cells;
+  const range = `${from[2]} - ${to[1]}${to[2] ? ` ${to[2]}` : ''}`;
+  const text = from[1] === '(' ? `(${range})` : range;
+  return [...cells.slice(0, -2), { ...joined([low, high]), text, repaired: true }];
 }
 
 function numberOf(text: string): number {

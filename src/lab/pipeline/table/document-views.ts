@@ -5,6 +5,7 @@
  * layout object, so a layout no longer referenced takes its views with it.
  */
 import type { DocumentLayout } from '../pdf/pdf-text.js';
+import { withBareRanges } from './bracketed-ranges.js';
 import type { LineView } from './line.js';
 import { viewLines } from './line-view.js';
 import { type OwnReaderTables, readOwnTables } from './own-readers.js';
@@ -18,7 +19,7 @@ export interface DocumentViews {
 const kept = new WeakMap<DocumentLayout, DocumentViews>();
 
 function build(layout: DocumentLayout): DocumentViews {
-  const pages = layout.pages.map((page) => viewLines(page).flatMap(splitPercentAbsolute));
+  const pages = layout.pages.map((page) => viewLines(page).flatMap(splitPercentAbsolute).map(withBareRanges));
   return { pages, own: readOwnTables(pages) };
 }
 

@@ -98,6 +98,7 @@ export function unitReading(unit: string): string | null {
     ...(printed !== unit.trim() ? [printed] : []),
     ...swaps(printed, UNIT_LOOKALIKES),
     ...slashesLost(read),
+    ...caretLost(read),
   ];
   let readings = candidates.filter(isCatalogued);
   if (readings.length === 0) readings = candidates.filter(isKnownUnit);
@@ -209,6 +210,14 @@ export interface UnitReading {
 function slashesLost(read: string): string[] {
   if (read.includes('/') || !/^\p{L}{6,}$/u.test(read)) return [];
   return [...read].slice(1).map((_, i) => `${read.slice(0, i + 1)}/${read.slice(i + 1)}`);
+}
+
+/** A count's power of ten whose caret was lost ("106/uL") or read as a 7 ("1073/uL"): `10^6/uL`, `10^3/uL`. */
+const POWER_CARET = /^([x×*]?10)7?(\d{1,2})(\/.+)$/;
+
+function caretLost(read: string): string[] {
+  const found = POWER_CARET.exec(read);
+  return found ? [`${found[1]}^${found[2]}${found[3]}`] : [];
 }
 
 /**

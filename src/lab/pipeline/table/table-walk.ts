@@ -550,10 +550,17 @@ function isWrappedName(line: TableLine, metrics: TableMetrics, state: WalkState)
   if (isMethodNoteLine(line, state)) return false;
   if (METHOD_LINE.test(name) || SECTION_LABEL.test(name)) return false;
   const phrase = isTitlePhrase(name) || isCapitalsPhrase(name);
-  if (phrase && /[a-z]/.test(state.lastRow.biomarker) && !completesName(state.lastRow.biomarker, name)) {
+  const above = state.lastRow.biomarker;
+  if (phrase && /[a-z]/.test(above) && !completesName(above, name) && !closesBracket(above, name)) {
     return false;
   }
   return sameFont(line.view.font, metrics.rowFont);
+}
+
+/** "APTT (Activated Partial" / "Thromboplastin Time)": the tail closes the bracket the name left open. */
+function closesBracket(name: string, tail: string): boolean {
+  const open = (text: string) => (text.match(/\(/g) ?? []).length - (text.match(/\)/g) ?? []).length;
+  return open(name) > 0 && open(`${name} ${tail}`) === 0;
 }
 
 /**
