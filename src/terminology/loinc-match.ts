@@ -61,9 +61,17 @@ export function matchLoinc(name: string, ctx?: MatchContext, catalogue = loincCa
 /** Labs sometimes print the unit inside the name ("eAG (mg/dL)"): such a tail is dropped on a second try. */
 const UNIT_TAIL = /\(([^()]*)\)\s*$/;
 
+/** "SERUM GLOBULIN", "Plasma Glucose": the specimen before a name the catalogue lists without it. */
+const SPECIMEN_HEAD = /^(?:serum|plasma)\s+(?=\S)/i;
+
 function knownCandidates(name: string, catalogue: LoincCatalogue): readonly LoincEntry[] {
   const found = catalogue.lookupName(name);
   if (found.length > 0) return found;
+  const head = SPECIMEN_HEAD.exec(name);
+  if (head) {
+    const bare = catalogue.lookupName(name.slice(head[0].length));
+    if (bare.length > 0) return bare;
+  }
   const tail = UNIT_TAIL.exec(name);
   if (!tail || unitPropertyFamily(tail[1]) === null) return found;
   return catalogue.lookupName(name.slice(0, tail.index));

@@ -81,6 +81,9 @@ describe('names as laboratories in India and Pakistan print them', () => {
     ['Total R.B.C.', 'mill/cumm', '789-8'],
     ['TLC', 'cells/cumm', '6690-2'],
     ['Polymorphs', '%', '770-8'],
+    // The specimen printed before a name the catalogue lists without it.
+    ['SERUM GLOBULIN', 'gm/dl', '10834-0'],
+    ['Serum Albumin', 'g/dL', '1751-7'],
   ];
   it.each(cases)('%s [%s] -> %s', (name, unit, code) => {
     expect(matchLoinc(name, { unit })).toMatchObject({ loincCode: code });
