@@ -89,6 +89,27 @@ describe('withSplitRangesJoined', () => {
     ]);
   });
 
+  it("gives an interpretive range's category back its colon, so the line reads as the text layer's label", () => {
+    expect(
+      texts(
+        withSplitRangesJoined(
+          line(['Total Cholesterol', 50, 90], ['186', 250, 18], ['Desirable', 400, 50], ['< 200', 458, 24]),
+        ),
+      ),
+    ).toEqual(['Total Cholesterol', '186', 'Desirable : < 200']);
+    expect(texts(withSplitRangesJoined(line(['Pre-diabetic :', 400, 66], ['5.7 - 6.4', 472, 44])))).toEqual([
+      'Pre-diabetic : 5.7 - 6.4',
+    ]);
+    // A flag a gutter before the range stays the flag.
+    const flagged = line(
+      ['Haemoglobin', 50, 60],
+      ['10.2', 250, 20],
+      ['Low', 330, 18],
+      ['12.0 - 15.0', 356, 52],
+    );
+    expect(withSplitRangesJoined(flagged)).toBe(flagged);
+  });
+
   it('joins nothing without widths to measure the gaps by', () => {
     const read: Line = {
       y: 1,

@@ -69,6 +69,32 @@ describe('ranges printed per sex', () => {
   });
 });
 
+describe('interpretive ranges a line each under the row, on a scan that lost their colons', () => {
+  it('leave the row read, with no range, as the text layer reads it', () => {
+    const items = [
+      header,
+      scanned(
+        130,
+        [30, 'Total Cholesterol'],
+        [200, '186'],
+        [245, 'mg/dL'],
+        [290, 'Desirable'],
+        [345, '< 200'],
+      ),
+      scanned(145, [290, 'Borderline'], [345, '200 - 239']),
+      scanned(160, [30, 'HDL Cholesterol'], [200, '48'], [245, 'mg/dL'], [290, '40 - 60']),
+      scanned(175, [30, 'Colour'], [200, 'Pale Yellow'], [290, 'Pale Yellow']),
+    ].flat();
+    const report = parseReport(doc({ ...page(1, items), lines: ocrLines(items) }), 'generic');
+    expect(rowsOf(report)).toEqual([
+      ['Total Cholesterol', '186', 'mg/dL', null],
+      ['HDL Cholesterol', '48', 'mg/dL', '40 - 60'],
+      ['Colour', 'Pale Yellow', null, 'Pale Yellow'],
+    ]);
+    expect(report.coverage).toEqual({ resultsRead: 3, resultLikeRows: 3, ratio: 1 });
+  });
+});
+
 describe('a name wrapped under its row', () => {
   it('is joined when the whole names another test and the tail alone none, though it looks like a heading', () => {
     const report = parseScan(

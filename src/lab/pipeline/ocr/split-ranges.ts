@@ -24,7 +24,7 @@ export function withSplitRangesJoined(line: Line): Line {
       cells.push(line.cells[i] as Cell);
       continue;
     }
-    cells.push(joined(line.cells.slice(i, i + span)));
+    cells.push(joined(line.cells.slice(i, i + span), CATEGORY_LABEL.test(line.cells[i]?.text.trim() ?? '')));
     i += span - 1;
   }
   const ended = withLostDash(cells);
@@ -59,12 +59,25 @@ function numberOf(text: string): number {
 /** `Male :` or `Female`, set a column's gutter before the sex's range. */
 const SEX_LABEL = /^(?:male|female|men|women)\s*:?$/i;
 const RANGE = /^[<>]?\d[\d.,]*\s*[-\u2010-\u2015~]\s*\d[\d.,]*(?:\s*\(?%\)?)?$/u;
+/**
+ * `Desirable :`, `Pre-diabetic :`: a category of an interpretive range printed a line each under the row
+ * (`Desirable : < 200` / `Borderline : 200 - 239`). Words that are also flags (`High`, `Low`, `Normal`)
+ * are left out: a flag column can sit a gutter before the range.
+ */
+const CATEGORY_LABEL =
+  /^(?:(?:near|above)\s+)?(?:desirable|borderline(?:\s+high)?|optimal|non[- ]?diabetic|pre[- ]?diabetic|diabetic|deficien(?:t|cy)|insufficien(?:t|cy)|sufficien(?:t|cy)|toxic(?:ity)?)\s*:?$/i;
+const BOUND_OR_RANGE = /^(?:[<>]=?|≤|≥)?\s*\d[\d.,]*(?:\s*[-\u2010-\u2015~]\s*\d[\d.,]*)?$/u;
 
-/** `Male` | `13.0 - 17.0`: a sex's label and its range, 2 cells; null when the cell is no such label. */
+/**
+ * `Male` | `13.0 - 17.0`, `Desirable` | `< 200`: a label and its range a gutter apart, 2 cells, as the text
+ * layer gives them in one (`Desirable : < 200`, a label no reader takes for a result); null otherwise.
+ */
 function sexSpan(cells: readonly Cell[], i: number): number | null {
   const [label, range] = [cells[i], cells[i + 1]];
-  if (!label || !range || !SEX_LABEL.test(label.text.trim()) || !RANGE.test(range.text.trim())) return null;
-  return close([label, range]) ? 2 : null;
+  if (!label || !range || !close([label, range])) return null;
+  const [text, bounds] = [label.text.trim(), range.text.trim()];
+  if (SEX_LABEL.test(text) && RANGE.test(bounds)) return 2;
+  return CATEGORY_LABEL.test(text) && BOUND_OR_RANGE.test(bounds) ? 2 : null;
 }
 
 /** How many cells from `i` make one range: 3, 2, or 1 when the cell stands alone. */
@@ -88,13 +101,16 @@ function close(parts: readonly Cell[]): boolean {
   return parts.slice(1).every((cell, k) => cell.x - ((parts[k] as Cell).right as number) <= widest);
 }
 
-function joined(parts: readonly Cell[]): Cell {
+function joined(parts: readonly Cell[], labelled = false): Cell {
   const first = parts[0] as Cell;
   const last = parts.at(-1) as Cell;
   const confidences = parts.flatMap((cell) => (cell.confidence === undefined ? [] : [cell.confidence]));
+  const texts = parts.map((cell) => cell.text.trim());
+  // A category's label whose colon the scan lost gets it back, so it reads as the label it is.
+  if (labelled && !texts[0]?.endsWith(':')) texts[0] = `${texts[0]} :`;
   return {
     x: first.x,
-    text: parts.map((cell) => cell.text.trim()).join(' '),
+    text: texts.join(' '),
     ...(last.right === undefined ? {} : { right: last.right }),
     ...(confidences.length ? { confidence: Math.min(...confidences) } : {}),
     ...(parts.some((cell) => cell.repaired) ? { repaired: true } : {}),
