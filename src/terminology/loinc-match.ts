@@ -64,13 +64,15 @@ const UNIT_TAIL = /\(([^()]*)\)\s*$/;
 /** "SERUM GLOBULIN", "Plasma Glucose": the specimen before a name the catalogue lists without it. */
 const SPECIMEN_HEAD = /^(?:serum|plasma)\s+(?=\S)/i;
 
+/** "CRP (Quantitative)": a word on how the test was done, in brackets after a name the catalogue lists. */
+const QUALIFIER_TAIL = /\s*\((?:quantitative|qualitative|quant|calculated|calc|automated|manual)\)\s*$/i;
+
 function knownCandidates(name: string, catalogue: LoincCatalogue): readonly LoincEntry[] {
   const found = catalogue.lookupName(name);
   if (found.length > 0) return found;
-  const head = SPECIMEN_HEAD.exec(name);
-  if (head) {
-    const bare = catalogue.lookupName(name.slice(head[0].length));
-    if (bare.length > 0) return bare;
+  for (const bare of [name.replace(SPECIMEN_HEAD, ''), name.replace(QUALIFIER_TAIL, '')]) {
+    const known = bare !== name ? catalogue.lookupName(bare) : [];
+    if (known.length > 0) return known;
   }
   const tail = UNIT_TAIL.exec(name);
   if (!tail || unitPropertyFamily(tail[1]) === null) return found;

@@ -25,6 +25,9 @@ describe('parseReferenceRange', () => {
     ['40%-80%', 40, 80],
     ['02% - 10%', 2, 10],
     ['<0.1%-02%', null, 2],
+    // An upper bound in words, spaced or not.
+    ['Up to 20', null, 20],
+    ['Upto 6.0', null, 6],
   ])('%s -> min %s, max %s', (text, min, max) => {
     expect(parseReferenceRange(text)).toEqual({ min, max });
   });

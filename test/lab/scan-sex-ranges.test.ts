@@ -84,14 +84,18 @@ describe('interpretive ranges a line each under the row, on a scan that lost the
       scanned(145, [290, 'Borderline'], [345, '200 - 239']),
       scanned(160, [30, 'HDL Cholesterol'], [200, '48'], [245, 'mg/dL'], [290, '40 - 60']),
       scanned(175, [30, 'Colour'], [200, 'Pale Yellow'], [290, 'Pale Yellow']),
+      // A hormone's ranges by age band and phase, their colons lost too.
+      scanned(190, [30, 'TSH'], [200, '2.45'], [245, 'uIU/mL'], [290, 'Adults'], [325, '0.35 - 5.50']),
+      scanned(205, [290, '1st Trimester'], [350, '0.1 - 2.5']),
     ].flat();
     const report = parseReport(doc({ ...page(1, items), lines: ocrLines(items) }), 'generic');
     expect(rowsOf(report)).toEqual([
       ['Total Cholesterol', '186', 'mg/dL', null],
       ['HDL Cholesterol', '48', 'mg/dL', '40 - 60'],
       ['Colour', 'Pale Yellow', null, 'Pale Yellow'],
+      ['TSH', '2.45', 'uIU/mL', null],
     ]);
-    expect(report.coverage).toEqual({ resultsRead: 3, resultLikeRows: 3, ratio: 1 });
+    expect(report.coverage).toEqual({ resultsRead: 4, resultLikeRows: 4, ratio: 1 });
   });
 });
 

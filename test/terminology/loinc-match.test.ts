@@ -84,6 +84,8 @@ describe('names as laboratories in India and Pakistan print them', () => {
     // The specimen printed before a name the catalogue lists without it.
     ['SERUM GLOBULIN', 'gm/dl', '10834-0'],
     ['Serum Albumin', 'g/dL', '1751-7'],
+    // A word on how it was measured, in brackets after the name.
+    ['CRP (Quantitative)', 'mg/L', '1988-5'],
   ];
   it.each(cases)('%s [%s] -> %s', (name, unit, code) => {
     expect(matchLoinc(name, { unit })).toMatchObject({ loincCode: code });

@@ -60,12 +60,13 @@ function numberOf(text: string): number {
 const SEX_LABEL = /^(?:male|female|men|women)\s*:?$/i;
 const RANGE = /^[<>]?\d[\d.,]*\s*[-\u2010-\u2015~]\s*\d[\d.,]*(?:\s*\(?%\)?)?$/u;
 /**
- * `Desirable :`, `Pre-diabetic :`: a category of an interpretive range printed a line each under the row
- * (`Desirable : < 200` / `Borderline : 200 - 239`). Words that are also flags (`High`, `Low`, `Normal`)
- * are left out: a flag column can sit a gutter before the range.
+ * `Desirable :`, `Pre-diabetic :`, `Adults :`: a category of an interpretive range, or an age band or
+ * phase of a hormone's, printed a line each under the row (`Desirable : < 200` / `Borderline : 200 -
+ * 239`). Words that are also flags (`High`, `Low`, `Normal`) are left out: a flag column can sit a gutter
+ * before the range.
  */
 const CATEGORY_LABEL =
-  /^(?:(?:near|above)\s+)?(?:desirable|borderline(?:\s+high)?|optimal|non[- ]?diabetic|pre[- ]?diabetic|diabetic|deficien(?:t|cy)|insufficien(?:t|cy)|sufficien(?:t|cy)|toxic(?:ity)?)\s*:?$/i;
+  /^(?:(?:near|above)\s+)?(?:desirable|borderline(?:\s+high)?|optimal|non[- ]?diabetic|pre[- ]?diabetic|diabetic|deficien(?:t|cy)|insufficien(?:t|cy)|sufficien(?:t|cy)|toxic(?:ity)?|adults?|child(?:ren)?|infants?|new\s?borns?|neonates?|elderly|pregnan(?:t|cy)|(?:1st|2nd|3rd|first|second|third)\s+trimester|(?:pre|post)[- ]?menopausal|follicular(?:\s+phase)?|luteal(?:\s+phase)?|ovulat(?:ion|ory)(?:\s+phase)?|mid[- ]?cycle)\s*:?$/i;
 const BOUND_OR_RANGE = /^(?:[<>]=?|≤|≥)?\s*\d[\d.,]*(?:\s*[-\u2010-\u2015~]\s*\d[\d.,]*)?$/u;
 
 /**

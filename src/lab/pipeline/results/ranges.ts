@@ -10,8 +10,8 @@ export interface RangeBounds {
 }
 
 const NUMBER = String.raw`[+-]?(?:\d+(?:,\d{3})*(?:\.\d+)?|\.\d+)`;
-/** `<`, `<=`, `≤`, `< OR =`, `less than`, `up to` ... each read as an upper bound. */
-const UPPER = String.raw`(?:<\s*(?:or\s*)?=?|≤|less\s+than(?:\s+or\s+equal\s+to)?|up\s+to|below)`;
+/** `<`, `<=`, `≤`, `< OR =`, `less than`, `up to` (`Upto`, as Indian laboratories print it) ... each an upper bound. */
+const UPPER = String.raw`(?:<\s*(?:or\s*)?=?|≤|less\s+than(?:\s+or\s+equal\s+to)?|up\s*to|below)`;
 const LOWER = String.raw`(?:>\s*(?:or\s*)?=?|≥|greater\s+than(?:\s+or\s+equal\s+to)?|above|at\s+least)`;
 const INTERVAL = new RegExp(String.raw`^(${NUMBER})\s*(?:-|–|—|to)\s*(${NUMBER})$`, 'i');
 const AT_MOST = new RegExp(String.raw`^${UPPER}\s*(${NUMBER})$`, 'i');
