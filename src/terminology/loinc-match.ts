@@ -4,6 +4,7 @@ import { chooseCandidate } from './loinc-context.js';
 import { askLlmForLoinc } from './loinc-llm.js';
 import { normaliseName } from './normalise-name.js';
 import type { LlmClient, LoincMatch, MatchContext } from './types.js';
+import { lookupStatic } from './ucum-static-map.js';
 import { unitPropertyFamily } from './unit-property.js';
 
 /**
@@ -75,7 +76,8 @@ function knownCandidates(name: string, catalogue: LoincCatalogue): readonly Loin
     if (known.length > 0) return known;
   }
   const tail = UNIT_TAIL.exec(name);
-  if (!tail || unitPropertyFamily(tail[1]) === null) return found;
+  // A unit the property families know, or one laboratories print (`lakhs/cumm`) as the static map has it.
+  if (!tail || (unitPropertyFamily(tail[1]) === null && lookupStatic(tail[1] ?? '') === null)) return found;
   return catalogue.lookupName(name.slice(0, tail.index));
 }
 

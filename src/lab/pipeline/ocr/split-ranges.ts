@@ -32,8 +32,11 @@ export function withSplitRangesJoined(line: Line): Line {
   return { ...line, cells: ended, text: ended.map((cell) => cell.text).join(' ') };
 }
 
-/** A low bound, maybe after the bracket a range printed in brackets opens with (`(26`). */
-const LOW_BOUND = /^(\(?)([<>]?\d[\d.,]*)$/;
+/**
+ * A low bound, maybe after the bracket a range printed in brackets opens with (`(26`), maybe at the end of
+ * the cell that holds the value too (`112 mg/dL (70`).
+ */
+const LOW_BOUND = /^((?:.*\s)?)(\(?)([<>]?\d[\d.,]*)$/;
 /** A high bound with the per cent sign printed after it (`75%`), or the closing bracket (`36)`). */
 const HIGH_BOUND = /^(\d[\d.,]*)\s*(%?)(\)?)$/;
 
@@ -44,11 +47,13 @@ function withLostDash(cells: Cell[]): Cell[] {
   const from = LOW_BOUND.exec(low?.text.trim() ?? '');
   const to = HIGH_BOUND.exec(high?.text.trim() ?? '');
   if (!low || !high || !from || !to || !close([low, high])) return cells;
+  const [, valueBefore = '', opened, lowBound = ''] = from;
   // Brackets open and close together, or not at all.
-  if ((from[1] === '(') !== (to[3] === ')') || !before.some((cell) => /\d/.test(cell.text))) return cells;
-  if (!(numberOf(from[2] as string) < numberOf(to[1] as string))) return cells;
-  const range = `${from[2]} - ${to[1]}${to[2] ? ` ${to[2]}` : ''}`;
-  const text = from[1] === '(' ? `(${range})` : range;
+  if ((opened === '(') !== (to[3] === ')')) return cells;
+  if (!/\d/.test(valueBefore) && !before.some((cell) => /\d/.test(cell.text))) return cells;
+  if (!(numberOf(lowBound) < numberOf(to[1] as string))) return cells;
+  const range = `${lowBound} - ${to[1]}${to[2] ? ` ${to[2]}` : ''}`;
+  const text = `${valueBefore}${opened === '(' ? `(${range})` : range}`;
   return [...cells.slice(0, -2), { ...joined([low, high]), text, repaired: true }];
 }
 

@@ -8,6 +8,7 @@ import type { RejectionExplained, RejectionReason, Vendor } from '../../types.js
 import type { Line } from '../pdf/layout.js';
 import type { DocumentLayout } from '../pdf/pdf-text.js';
 import { documentViews } from '../table/document-views.js';
+import { withGluedCellsCut } from '../table/glued-cells.js';
 import { readHeader } from '../table/header.js';
 import { readLine } from '../table/row-reader.js';
 import { looksLikeResult } from '../table/table-lines.js';
@@ -80,7 +81,7 @@ const MIN_RESULT_ROWS = 3;
  * insurance statement that merely names lab tests.
  */
 function countResultRows(lines: ReadonlyArray<Pick<Line, 'cells'>>): number {
-  return lines.filter((line) => looksLikeResult(line)).length;
+  return lines.filter((line) => looksLikeResult(withGluedCellsCut(line))).length;
 }
 
 /** A culture report's susceptibility rows (an antibiotic and S, I or R) and a titre grid's antigens are results too. */

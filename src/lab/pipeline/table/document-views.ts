@@ -6,6 +6,7 @@
  */
 import type { DocumentLayout } from '../pdf/pdf-text.js';
 import { withBareRanges } from './bracketed-ranges.js';
+import { withGluedCellsCut } from './glued-cells.js';
 import type { LineView } from './line.js';
 import { viewLines } from './line-view.js';
 import { type OwnReaderTables, readOwnTables } from './own-readers.js';
@@ -19,7 +20,9 @@ export interface DocumentViews {
 const kept = new WeakMap<DocumentLayout, DocumentViews>();
 
 function build(layout: DocumentLayout): DocumentViews {
-  const pages = layout.pages.map((page) => viewLines(page).flatMap(splitPercentAbsolute).map(withBareRanges));
+  const pages = layout.pages.map((page) =>
+    viewLines(page).map(withGluedCellsCut).flatMap(splitPercentAbsolute).map(withBareRanges),
+  );
   return { pages, own: readOwnTables(pages) };
 }
 

@@ -14,6 +14,7 @@ import { type DocumentStyle, documentStyle, noTableFlag, rowDoubts, unreadRowFla
 import type { TableHeader } from './header.js';
 import { TRAILING_MARKS } from './labcorp-marks.js';
 import type { LineView } from './line.js';
+import { readNameTails } from './name-tails.js';
 import { repairOcrRows } from './ocr-rows.js';
 import { readLine } from './row-reader.js';
 import { looksLikeResult, type TableLine, tableLinesOf } from './table-lines.js';
@@ -47,6 +48,7 @@ export function parseReport(layout: DocumentLayout, vendor: Vendor | 'generic'):
     own.panels,
   );
   if (vendor === 'labcorp') stripUnraisedCodes(panels, layout);
+  readNameTails(panels);
   const repairs = repairOcrRows(panels);
   nameUntitledPanels(panels);
   // Doubted as they stand at the end (codes stripped, OCR misreadings repaired, copies dropped), so each
