@@ -11,6 +11,7 @@ import type { LineView } from './line.js';
 import { viewLines } from './line-view.js';
 import { type OwnReaderTables, readOwnTables } from './own-readers.js';
 import { splitPercentAbsolute } from './percent-absolute.js';
+import { withSideBySideApart } from './side-by-side.js';
 
 export interface DocumentViews {
   pages: LineView[][];
@@ -21,7 +22,9 @@ const kept = new WeakMap<DocumentLayout, DocumentViews>();
 
 function build(layout: DocumentLayout): DocumentViews {
   const pages = layout.pages.map((page) =>
-    viewLines(page).map(withGluedCellsCut).flatMap(splitPercentAbsolute).map(withBareRanges),
+    withSideBySideApart(viewLines(page).map(withGluedCellsCut))
+      .flatMap(splitPercentAbsolute)
+      .map(withBareRanges),
   );
   return { pages, own: readOwnTables(pages) };
 }

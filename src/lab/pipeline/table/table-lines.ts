@@ -75,8 +75,13 @@ export function tableLinesOf(pageViews: readonly LineView[], carried: TableHeade
     const found = headers.get(view) ?? null;
     if (found) {
       const above = views[i - 1];
-      if (!header && above && isHeadingAbove(above, view))
-        out.push({ ...tableLine(above, found, false), headsTable: true });
+      if (above && isHeadingAbove(above, view)) {
+        const title = { ...tableLine(above, found, false), headsTable: true };
+        if (!header) out.push(title);
+        // A second table's title, read under the first table's columns (side-by-side.ts sets it there):
+        // read again in its own table's columns.
+        else if (out.at(-1)?.view === above && out.at(-1)?.name === '') out[out.length - 1] = title;
+      }
       header = found;
       signed = false;
       continue;
