@@ -3,11 +3,10 @@
  * of the shape Indian hospital laboratories print; values made up).
  */
 import { describe, expect, it } from 'vitest';
-import { ocrLines } from '../../src/lab/pipeline/ocr/hocr-page.js';
 import { withBareRanges } from '../../src/lab/pipeline/table/bracketed-ranges.js';
 import { unitReading } from '../../src/lab/pipeline/table/ocr-units.js';
 import { parseReport } from '../../src/lab/pipeline/table/parse-report.js';
-import { doc, line, page, scanned } from './support/hand-layout.js';
+import { doc, line, lineView, ocrPage, page, scanned } from './support/hand-layout.js';
 
 const rowsOf = (report: ReturnType<typeof parseReport>) =>
   report.panels.flatMap((p) =>
@@ -39,12 +38,17 @@ describe('a range printed in brackets', () => {
   });
 
   it('is read on a scan whose dash was lost between the bracketed bounds, with the doubt', () => {
-    const items = [
-      scanned(100, [60, 'HAEMATOLOGY']),
-      scanned(120, [60, 'Haemoglobin'], [260, '12.1'], [330, 'g/dL'], [430, '(12.0'], [470, '15.0)']),
-      scanned(142, [60, 'Neutrophils'], [260, '62'], [330, '%'], [430, '(40 - 80)']),
-    ].flat();
-    const report = parseReport(doc({ ...page(1, items), lines: ocrLines(items) }), 'generic');
+    const report = parseReport(
+      doc(
+        ocrPage(
+          1,
+          scanned(100, [60, 'HAEMATOLOGY']),
+          scanned(120, [60, 'Haemoglobin'], [260, '12.1'], [330, 'g/dL'], [430, '(12.0'], [470, '15.0)']),
+          scanned(142, [60, 'Neutrophils'], [260, '62'], [330, '%'], [430, '(40 - 80)']),
+        ),
+      ),
+      'generic',
+    );
     expect(rowsOf(report)).toEqual([
       ['Haemoglobin', '12.1', 'g/dL', '12.0 - 15.0'],
       ['Neutrophils', '62', '%', '40 - 80'],
@@ -53,16 +57,7 @@ describe('a range printed in brackets', () => {
   });
 
   it('keeps brackets round anything that is no range by itself', () => {
-    const view = (text: string) => ({
-      pageNumber: 1,
-      y: 1,
-      font: 9,
-      raised: [],
-      cells: [
-        { x: 60, text: 'Name' },
-        { x: 300, text },
-      ],
-    });
+    const view = (text: string) => lineView([60, 'Name'], [300, text]);
     for (const text of ['(Haematocrit)', '( - )', '(L)', '(2.0-7.0) extra']) {
       const kept = view(text);
       expect(withBareRanges(kept)).toBe(kept);

@@ -10,7 +10,7 @@ import { cellKind } from '../../src/lab/pipeline/table/cell-kind.js';
 import { parseReport } from '../../src/lab/pipeline/table/parse-report.js';
 import { splitPercentAbsolute } from '../../src/lab/pipeline/table/percent-absolute.js';
 import { matchLoinc } from '../../src/terminology/loinc-match.js';
-import { doc, page, scanned } from './support/hand-layout.js';
+import { doc, lineView, page, scanned } from './support/hand-layout.js';
 
 const rowsOf = (report: ReturnType<typeof parseReport>) =>
   report.panels.flatMap((p) =>
@@ -67,22 +67,15 @@ describe('a differential printed as per cent and absolute count on one line', ()
   });
 
   it('leaves a line alone unless a per-cent range is followed by a bracketed one', () => {
-    const view = (...cells: Array<[number, string]>) => ({
-      pageNumber: 1,
-      y: 100,
-      font: 9,
-      raised: [],
-      cells: cells.map(([x, text]) => ({ x, text })),
-    });
     const lines = [
       // One range: an ordinary row.
-      view([60, 'NEUTROPHILS'], [300, '60.9'], [380, '%'], [500, '40-80']),
+      lineView([60, 'NEUTROPHILS'], [300, '60.9'], [380, '%'], [500, '40-80']),
       // Two plain ranges side by side: an interpretive table, as before.
-      view([60, 'LDL'], [300, '120'], [500, '100-129'], [560, '(130-159)']),
+      lineView([60, 'LDL'], [300, '120'], [500, '100-129'], [560, '(130-159)']),
       // No per cent can be over 100.
-      view([60, 'PLATELETS'], [300, '268'], [500, '40%-80%'], [560, '(150-400)']),
+      lineView([60, 'PLATELETS'], [300, '268'], [500, '40%-80%'], [560, '(150-400)']),
       // No name.
-      view([300, '60.9'], [500, '40%-80%'], [560, '(2.0-7.0)']),
+      lineView([300, '60.9'], [500, '40%-80%'], [560, '(2.0-7.0)']),
     ];
     for (const line of lines) expect(splitPercentAbsolute(line)).toEqual([line]);
   });
@@ -134,16 +127,9 @@ describe('a differential with the absolute count in a second set of columns', ()
   });
 
   it('leaves alone a result beside a previous one, and a range with no value before it', () => {
-    const view = (...cells: Array<[number, string]>) => ({
-      pageNumber: 1,
-      y: 100,
-      font: 9,
-      raised: [],
-      cells: cells.map(([x, text]) => ({ x, text })),
-    });
     const lines = [
       // Both sets in per cent: this visit and the last.
-      view(
+      lineView(
         [30, 'Neutrophils'],
         [150, '62'],
         [200, '%'],
@@ -153,7 +139,7 @@ describe('a differential with the absolute count in a second set of columns', ()
         [460, '40 - 80'],
       ),
       // Neither set in per cent.
-      view(
+      lineView(
         [30, 'Glucose'],
         [150, '92'],
         [200, 'mg/dL'],
@@ -163,9 +149,9 @@ describe('a differential with the absolute count in a second set of columns', ()
         [460, '3.9 - 5.5'],
       ),
       // Two ranges and one value: an interpretive table.
-      view([30, 'HbA1c'], [150, '5.6'], [200, '%'], [250, '4.0 - 5.6'], [340, '5.7 - 6.4']),
+      lineView([30, 'HbA1c'], [150, '5.6'], [200, '%'], [250, '4.0 - 5.6'], [340, '5.7 - 6.4']),
       // A per cent over 100 is no per cent.
-      view(
+      lineView(
         [30, 'Platelets'],
         [150, '268'],
         [200, '%'],

@@ -10,6 +10,15 @@ import { doc, page, scanned } from './support/hand-layout.js';
 /** A one-page scanned report of `lines`, parsed as any laboratory's. */
 const parseScan = (...lines: Parameters<typeof page>[1][]) => parseReport(doc(page(1, ...lines)), 'generic');
 
+/** The header of the Indian hospital scans' result tables. */
+const investigationHeader = scanned(
+  100,
+  [50, 'Investigation'],
+  [270, 'Result'],
+  [400, 'Unit'],
+  [450, 'Bio. Reference Intervals'],
+);
+
 const rowsOf = (report: ReturnType<typeof parseReport>) =>
   report.panels.flatMap((p) =>
     p.rows.map((r) => [r.biomarker, r.resultValue, r.resultUnit, r.referenceRangeText, r.flag]),
@@ -54,15 +63,8 @@ describe('a table with no column labels over a stamp', () => {
 
 describe('a dash printed where a test has no unit', () => {
   it('is no unit, as printed or as a scan reads it', () => {
-    const header = scanned(
-      100,
-      [50, 'Investigation'],
-      [270, 'Result'],
-      [400, 'Unit'],
-      [450, 'Bio. Reference Intervals'],
-    );
     const report = parseScan(
-      header,
+      investigationHeader,
       scanned(130, [50, 'Test'], [270, '13.0'], [400, 'Seconds'], [466, '13 - 17']),
       scanned(145, [50, 'INR'], [270, '1.00'], [400, '-'], [466, '0.64 - 1.17']),
       scanned(160, [50, 'ISI'], [270, '1.05'], [400, '>'], [466, '0.9 - 1.2']),
@@ -78,17 +80,9 @@ describe('a dash printed where a test has no unit', () => {
 });
 
 describe('a result a scan made nothing of, beside a test laboratories name', () => {
-  const header = scanned(
-    100,
-    [50, 'Investigation'],
-    [270, 'Result'],
-    [400, 'Unit'],
-    [450, 'Bio. Reference Intervals'],
-  );
-
   it("is counted as seen and not read, where a label's words are not", () => {
     const report = parseScan(
-      header,
+      investigationHeader,
       scanned(130, [50, 'Sodium'], [270, '145'], [400, 'mmol/L'], [466, '135 - 145']),
       // A blood group printed in quotes ('O'), read as letters that are no result.
       scanned(160, [50, 'BLOOD GROUP'], [272, 'QO']),

@@ -4,7 +4,6 @@
  * scan lost.
  */
 import { describe, expect, it } from 'vitest';
-import { ocrLines } from '../../src/lab/pipeline/ocr/hocr-page.js';
 import {
   isSexRanges,
   isUnreadableRange,
@@ -13,7 +12,7 @@ import {
 import { cellKind } from '../../src/lab/pipeline/table/cell-kind.js';
 import { unitUnrecognised } from '../../src/lab/pipeline/table/doubt-cells.js';
 import { parseReport } from '../../src/lab/pipeline/table/parse-report.js';
-import { doc, page, scanned } from './support/hand-layout.js';
+import { doc, ocrPage, page, scanned } from './support/hand-layout.js';
 
 const parseScan = (...lines: Parameters<typeof page>[1][]) => parseReport(doc(page(1, ...lines)), 'generic');
 const rowsOf = (report: ReturnType<typeof parseReport>) =>
@@ -71,24 +70,29 @@ describe('ranges printed per sex', () => {
 
 describe('interpretive ranges a line each under the row, on a scan that lost their colons', () => {
   it('leave the row read, with no range, as the text layer reads it', () => {
-    const items = [
-      header,
-      scanned(
-        130,
-        [30, 'Total Cholesterol'],
-        [200, '186'],
-        [245, 'mg/dL'],
-        [290, 'Desirable'],
-        [345, '< 200'],
+    const report = parseReport(
+      doc(
+        ocrPage(
+          1,
+          header,
+          scanned(
+            130,
+            [30, 'Total Cholesterol'],
+            [200, '186'],
+            [245, 'mg/dL'],
+            [290, 'Desirable'],
+            [345, '< 200'],
+          ),
+          scanned(145, [290, 'Borderline'], [345, '200 - 239']),
+          scanned(160, [30, 'HDL Cholesterol'], [200, '48'], [245, 'mg/dL'], [290, '40 - 60']),
+          scanned(175, [30, 'Colour'], [200, 'Pale Yellow'], [290, 'Pale Yellow']),
+          // A hormone's ranges by age band and phase, their colons lost too.
+          scanned(190, [30, 'TSH'], [200, '2.45'], [245, 'uIU/mL'], [290, 'Adults'], [325, '0.35 - 5.50']),
+          scanned(205, [290, '1st Trimester'], [350, '0.1 - 2.5']),
+        ),
       ),
-      scanned(145, [290, 'Borderline'], [345, '200 - 239']),
-      scanned(160, [30, 'HDL Cholesterol'], [200, '48'], [245, 'mg/dL'], [290, '40 - 60']),
-      scanned(175, [30, 'Colour'], [200, 'Pale Yellow'], [290, 'Pale Yellow']),
-      // A hormone's ranges by age band and phase, their colons lost too.
-      scanned(190, [30, 'TSH'], [200, '2.45'], [245, 'uIU/mL'], [290, 'Adults'], [325, '0.35 - 5.50']),
-      scanned(205, [290, '1st Trimester'], [350, '0.1 - 2.5']),
-    ].flat();
-    const report = parseReport(doc({ ...page(1, items), lines: ocrLines(items) }), 'generic');
+      'generic',
+    );
     expect(rowsOf(report)).toEqual([
       ['Total Cholesterol', '186', 'mg/dL', null],
       ['HDL Cholesterol', '48', 'mg/dL', '40 - 60'],
@@ -122,12 +126,17 @@ describe('a name wrapped under its row', () => {
 describe('a range whose dash the scan lost', () => {
   it('is read, and the row carries the doubt of the dash put back', () => {
     // Lines as a scan's reading builds them, where a lost dash is put back (ocr/split-ranges.ts).
-    const items = [
-      header,
-      scanned(130, [30, 'Neutrophils'], [200, '67 %'], [290, '40'], [310, '75%']),
-      scanned(145, [30, 'Lymphocytes'], [200, '28 %'], [290, '20 - 40 %']),
-    ].flat();
-    const report = parseReport(doc({ ...page(1, items), lines: ocrLines(items) }), 'generic');
+    const report = parseReport(
+      doc(
+        ocrPage(
+          1,
+          header,
+          scanned(130, [30, 'Neutrophils'], [200, '67 %'], [290, '40'], [310, '75%']),
+          scanned(145, [30, 'Lymphocytes'], [200, '28 %'], [290, '20 - 40 %']),
+        ),
+      ),
+      'generic',
+    );
     expect(rowsOf(report)).toEqual([
       ['Neutrophils', '67', '%', '40 - 75'],
       ['Lymphocytes', '28', '%', '20 - 40'],

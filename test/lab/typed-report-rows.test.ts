@@ -3,11 +3,10 @@
  * `Name : value unit (range)`, the unit in brackets after the name, a star after a value, dot leaders.
  */
 import { describe, expect, it } from 'vitest';
-import { ocrLines } from '../../src/lab/pipeline/ocr/hocr-page.js';
 import { validateDocument } from '../../src/lab/pipeline/screen/validate.js';
 import { parseReport } from '../../src/lab/pipeline/table/parse-report.js';
 import { matchLoinc } from '../../src/terminology/loinc-match.js';
-import { doc, line, page, scanned } from './support/hand-layout.js';
+import { doc, line, ocrPage, page, scanned } from './support/hand-layout.js';
 
 const rowsOf = (report: ReturnType<typeof parseReport>) =>
   report.panels.flatMap((p) =>
@@ -50,12 +49,17 @@ describe('a typed report of `Name : value unit (range)` lines', () => {
   });
 
   it('is read on a scan whose dash was lost inside the bracket, the row doubted for the dash put back', () => {
-    const items = [
-      scanned(105, [50, 'BIOCHEMISTRY']),
-      scanned(125, [50, 'Blood Sugar (Fasting)'], [216, '98 mg/dL (70'], [289, '110)']),
-      scanned(141, [50, 'Serum Sodium'], [216, '136 mmol/L (135 - 145)']),
-    ].flat();
-    const report = parseReport(doc({ ...page(1, items), lines: ocrLines(items) }), 'generic');
+    const report = parseReport(
+      doc(
+        ocrPage(
+          1,
+          scanned(105, [50, 'BIOCHEMISTRY']),
+          scanned(125, [50, 'Blood Sugar (Fasting)'], [216, '98 mg/dL (70'], [289, '110)']),
+          scanned(141, [50, 'Serum Sodium'], [216, '136 mmol/L (135 - 145)']),
+        ),
+      ),
+      'generic',
+    );
     expect(rowsOf(report)).toEqual([
       ['Blood Sugar (Fasting)', '98', 'mg/dL', '70 - 110'],
       ['Serum Sodium', '136', 'mmol/L', '135 - 145'],

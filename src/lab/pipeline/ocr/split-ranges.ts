@@ -19,7 +19,7 @@ const BOUND_THEN_DASH = /^[<>]?\d[\d.,]*\s*[-\u2010-\u2015~]$/u;
 export function withSplitRangesJoined(line: Line): Line {
   const cells: Cell[] = [];
   for (let i = 0; i < line.cells.length; i++) {
-    const span = sexSpan(line.cells, i) ?? rangeSpan(line.cells, i);
+    const span = labelSpan(line.cells, i) ?? rangeSpan(line.cells, i);
     if (span === 1) {
       cells.push(line.cells[i] as Cell);
       continue;
@@ -78,7 +78,7 @@ const BOUND_OR_RANGE = /^(?:[<>]=?|≤|≥)?\s*\d[\d.,]*(?:\s*[-\u2010-\u2015~]\
  * `Male` | `13.0 - 17.0`, `Desirable` | `< 200`: a label and its range a gutter apart, 2 cells, as the text
  * layer gives them in one (`Desirable : < 200`, a label no reader takes for a result); null otherwise.
  */
-function sexSpan(cells: readonly Cell[], i: number): number | null {
+function labelSpan(cells: readonly Cell[], i: number): number | null {
   const [label, range] = [cells[i], cells[i + 1]];
   if (!label || !range || !close([label, range])) return null;
   const [text, bounds] = [label.text.trim(), range.text.trim()];
